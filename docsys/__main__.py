@@ -1,0 +1,47 @@
+"""Command line: `python -m docsys record [PATTERN ...]` re-records snippet outputs."""
+
+from __future__ import annotations
+
+import argparse
+import fnmatch
+import sys
+
+from docsys.markers import skip_reason
+from docsys.snippets import discover, record
+
+
+def _record(patterns: list[str]) -> int:
+    chosen = [s for s in discover() if not patterns or any(fnmatch.fnmatch(s.rel, p) or p in s.rel for p in patterns)]
+    if not chosen:
+        print(f"no snippet matches {patterns}", file=sys.stderr)
+        return 2
+    failures = 0
+    for snippet in chosen:
+        reason = skip_reason(snippet.marks)
+        if reason:
+            print(f"skip     {snippet.rel}: {reason}")
+            continue
+        result = record(snippet)
+        if result.returncode == 0:
+            print(f"recorded {snippet.rel} -> {snippet.output_path.name}")
+        else:
+            failures += 1
+            print(
+                f"FAILED   {snippet.rel} (exit {result.returncode}); recording left unchanged\n{result.stderr[-2000:]}"
+            )
+    return 1 if failures else 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m docsys")
+    sub = parser.add_subparsers(dest="command", required=True)
+    rec = sub.add_parser("record", help="run snippets and write their outputs beside them")
+    rec.add_argument("patterns", nargs="*", help="glob or substring of snippet paths (default: all)")
+    args = parser.parse_args(argv)
+    if args.command == "record":
+        return _record(args.patterns)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,20 @@
+"""Where things live. Every script and test takes its paths from here."""
+
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCS_DIR = ROOT / "docs"
+SNIPPETS_DIR = ROOT / "snippets"
+MKDOCS_YML = ROOT / "mkdocs.yml"
+LANGS = ("en", "zh")
+DEFAULT_LANG = "en"
+OUTPUT_SUFFIX = ".out"
+
+
+def lang_dir(lang: str) -> Path:
+    return DOCS_DIR / lang
+
+
+def page_paths(lang: str) -> list[Path]:
+    """All Markdown pages of one language, sorted, as absolute paths."""
+    return sorted(lang_dir(lang).rglob("*.md"))

@@ -1,0 +1,168 @@
+"""Snippets: the runnable examples under `snippets/`, and their recorded output.
+
+A snippet is a complete Python script. Its stdout, from a run in a fresh subprocess, is
+recorded beside it (`name.py` -> `name.out`), included on the page under the code, and
+compared on every test run after `normalize`. Leading comment lines may declare:
+
+    # marks: cuda slow          pytest markers (see docsys.markers)
+    # timeout: 120              seconds before the run is killed (default 60)
+    # launch: torchrun --standalone --nproc-per-node=2
+                                how to start it (default: python)
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import re
+import shlex
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from docsys.markers import MARKERS
+from docsys.paths import OUTPUT_SUFFIX, SNIPPETS_DIR
+
+DEFAULT_TIMEOUT_S = 60.0
+_HEADER_RE = re.compile(r"^#\s*(?P<key>marks|timeout|launch):\s*(?P<value>.*?)\s*$")
+
+
+@dataclass(frozen=True)
+class Snippet:
+    path: Path
+    marks: tuple[str, ...] = ()
+    timeout: float = DEFAULT_TIMEOUT_S
+    launch: tuple[str, ...] = ()
+
+    @property
+    def rel(self) -> str:
+        """Path relative to snippets/, as pages include it."""
+        try:
+            return self.path.relative_to(SNIPPETS_DIR).as_posix()
+        except ValueError:
+            return self.path.name
+
+    @property
+    def output_path(self) -> Path:
+        return self.path.with_suffix(OUTPUT_SUFFIX)
+
+
+@dataclass(frozen=True)
+class RunResult:
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+class SnippetHeaderError(ValueError):
+    pass
+
+
+def load(path: Path) -> Snippet:
+    """Read a snippet's header declarations."""
+    fields: dict[str, str] = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line.startswith("#"):
+            break
+        match = _HEADER_RE.match(line)
+        if match:
+            fields[match["key"]] = match["value"]
+    marks = tuple(fields.get("marks", "").split())
+    unknown = sorted(set(marks) - set(MARKERS))
+    if unknown:
+        raise SnippetHeaderError(f"{path}: unknown mark(s) {unknown} in '# marks:'; known: {sorted(MARKERS)}")
+    return Snippet(
+        path=path,
+        marks=marks,
+        timeout=float(fields.get("timeout", DEFAULT_TIMEOUT_S)),
+        launch=tuple(shlex.split(fields.get("launch", ""))),
+    )
+
+
+def discover(root: Path = SNIPPETS_DIR) -> list[Snippet]:
+    return [load(p) for p in sorted(root.rglob("*.py"))]
+
+
+def command(snippet: Snippet) -> list[str]:
+    """The command that runs a snippet: its `# launch:` line (default: this Python)."""
+    program, *args = snippet.launch or ("python",)
+    interpreters = {
+        "python": sys.executable,
+        "torchrun": str(Path(sys.executable).with_name("torchrun")),
+    }
+    return [interpreters.get(program, program), *args, str(snippet.path)]
+
+
+def run(snippet: Snippet) -> RunResult:
+    """Run a snippet in a fresh subprocess, in an empty temporary working directory."""
+    env = {**os.environ, "PYTHONHASHSEED": "0", "PYTHONUNBUFFERED": "1", "PYTHONWARNINGS": ""}
+    with tempfile.TemporaryDirectory(prefix="snippet-") as workdir:
+        try:
+            proc = subprocess.run(
+                command(snippet),
+                cwd=workdir,
+                env=env,
+                capture_output=True,
+                text=True,
+                timeout=snippet.timeout,
+            )
+        except subprocess.TimeoutExpired as exc:
+            stderr = exc.stderr.decode(errors="replace") if isinstance(exc.stderr, bytes) else exc.stderr
+            return RunResult(-9, "", f"timed out after {snippet.timeout:g} s\n{stderr or ''}")
+    return RunResult(proc.returncode, proc.stdout, proc.stderr)
+
+
+# The one normalization rule for volatile output. Everything else must match exactly.
+_VOLATILE = (
+    (re.compile(r"\b0x[0-9a-fA-F]{6,}\b"), "0x<addr>"),
+    (re.compile(r"\b\d+(?:\.\d+)?(?:e[-+]?\d+)?\s?(?:ns|us|µs|ms|s)\b"), "<time>"),
+    (re.compile(r"\b\d+(?:\.\d+)?x\b"), "<ratio>x"),
+)
+
+
+def normalize(text: str) -> str:
+    """Mask volatile parts of an output before comparing it.
+
+    Rule: memory addresses (`0x` + 6 or more hex digits), durations (a number followed by
+    ns, us, µs, ms or s) and ratios (a number followed by `x`, as in `2.4x`) become
+    placeholders; trailing whitespace on each line and at the end is dropped. Nothing else
+    is touched, so every other character of a recorded output must be reproduced.
+    """
+    for pattern, placeholder in _VOLATILE:
+        text = pattern.sub(placeholder, text)
+    return "\n".join(line.rstrip() for line in text.rstrip().splitlines())
+
+
+def output_diff(expected: str, actual: str, label: str) -> str:
+    diff = difflib.unified_diff(
+        normalize(expected).splitlines(),
+        normalize(actual).splitlines(),
+        fromfile=f"{label} (recorded)",
+        tofile=f"{label} (this run)",
+        lineterm="",
+    )
+    return "\n".join(diff)
+
+
+def failure_message(snippet: Snippet, result: RunResult) -> str | None:
+    """Why this run does not reproduce the recorded output, or None when it does."""
+    if result.returncode != 0:
+        tail = "\n".join(result.stderr.strip().splitlines()[-15:])
+        return f"{snippet.rel} exited with {result.returncode}:\n{tail}"
+    if not snippet.output_path.exists():
+        return f"{snippet.rel}: no recorded output {snippet.output_path.name}; record it with `make record`"
+    recorded = snippet.output_path.read_text(encoding="utf-8")
+    if normalize(recorded) != normalize(result.stdout):
+        diff = output_diff(recorded, result.stdout, snippet.output_path.name)
+        return f"{snippet.rel}: output differs from the recording (re-record with `make record` if intended):\n{diff}"
+    return None
+
+
+def record(snippet: Snippet) -> RunResult:
+    """Run a snippet and write its stdout as the new recording (only if it succeeded)."""
+    result = run(snippet)
+    if result.returncode == 0:
+        snippet.output_path.write_text(result.stdout, encoding="utf-8")
+    return result

@@ -1,0 +1,18 @@
+import warnings
+
+import torch
+
+w = torch.tensor([1.0, 2.0], requires_grad=True)
+hidden = w * 3
+hidden.retain_grad()
+out = w * 3
+loss = (hidden ** 2).sum() + out.sum()
+loss.backward()
+
+print("w.is_leaf:", w.is_leaf, "| w.grad:", w.grad)
+print("hidden.is_leaf:", hidden.is_leaf, "| hidden.grad:", hidden.grad)
+
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    print("out.grad:", out.grad)
+print("UserWarning:", caught[0].message)
