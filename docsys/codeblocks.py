@@ -24,7 +24,7 @@ from pytest_codeblocks.main import CodeBlock, extract_from_buffer
 
 from docsys.pages import FENCE_OPEN_RE, PYTHON_LANGS, Line, expand_with_origins, fences, rel_page
 from docsys.paths import ROOT, SNIPPETS_DIR
-from docsys.snippets import load, normalize, output_diff
+from docsys.snippets import Snippet, load, normalize, output_diff
 
 RUNNABLE = {"python", "bash", "sh"}
 _ALIASES = {"py": "python", "python3": "python", "py3": "python"}
@@ -44,14 +44,23 @@ class PageBlock:
         return f"{self.page}:{self.source_lineno}{origin}"
 
     @property
+    def snippets(self) -> list[Snippet]:
+        """The snippet files (not outputs) this block includes."""
+        paths = [SNIPPETS_DIR / target.split(":", 1)[0] for target in self.includes]
+        return [load(path) for path in dict.fromkeys(paths) if path.suffix == ".py" and path.exists()]
+
+    @property
     def snippet_marks(self) -> tuple[str, ...]:
         """Markers declared by the snippet files this block includes."""
-        marks: list[str] = []
-        for target in self.includes:
-            path = SNIPPETS_DIR / target.split(":", 1)[0]
-            if path.suffix == ".py" and path.exists():
-                marks += load(path).marks
-        return tuple(dict.fromkeys(marks))
+        return tuple(dict.fromkeys(mark for snippet in self.snippets for mark in snippet.marks))
+
+    @property
+    def launched_elsewhere(self) -> str | None:
+        """Why a block must not run in-process: it is a multi-process script (`# launch:`)."""
+        for snippet in self.snippets:
+            if snippet.launch:
+                return f"{snippet.rel} is launched as `{' '.join(snippet.launch)}` by tests/test_snippets.py"
+        return None
 
 
 def _plain_info(line: str) -> str:
@@ -113,7 +122,13 @@ def unrun_python_fences(path: Path) -> list[str]:
 
 
 def pytest_marks(block: PageBlock) -> list[pytest.MarkDecorator]:
-    return [eval(mark, {"sys": sys, "pytest": pytest}) for mark in block.block.marks]  # noqa: S307
+    """The block's own `<!--pytest.mark...-->` marks, its snippets' markers, and a skip for
+    multi-process scripts, which only their launcher can run."""
+    marks = [eval(mark, {"sys": sys, "pytest": pytest}) for mark in block.block.marks]  # noqa: S307
+    marks += [getattr(pytest.mark, name) for name in block.snippet_marks]
+    if reason := block.launched_elsewhere:
+        marks.append(pytest.mark.skip(reason=reason))
+    return marks
 
 
 def execute(block: PageBlock) -> str:

@@ -45,3 +45,15 @@ def test_language_switcher_links_the_same_page(built_site):
         base = built_site.path if zh.startswith("/") else built_page(built_site.path, page).parent
         target = (base / zh.lstrip("/") / "index.html").resolve()
         assert target == built_page(built_site.path, page.parents[1] / "zh" / page.name).resolve()
+
+
+EXTERNAL_ASSET_RE = re.compile(r'<(?:script|link|img|iframe|source)\b[^>]*\b(?:src|href)="(?:https?:)?//', re.I)
+
+
+def test_built_pages_load_nothing_from_other_hosts(built_site):
+    offenders = []
+    for page in built_site.path.rglob("*.html"):
+        for tag in EXTERNAL_ASSET_RE.findall(page.read_text(encoding="utf-8")):
+            offenders.append(f"{page.relative_to(built_site.path)}: {tag}")
+    offenders = [o for o in offenders if 'rel="canonical"' not in o and 'hreflang' not in o]
+    assert not offenders, "\n".join(offenders[:10])

@@ -160,3 +160,10 @@ def test_raising_page_block_fails(tmp_path):
     (block,) = page_blocks(page)
     with pytest.raises(RuntimeError, match="planted"):
         execute(block)
+
+
+def test_main_guarded_page_block_really_runs(tmp_path):
+    page = tmp_path / "page.md"
+    page.write_text('```python\nif __name__ == "__main__":\n    print("ran")\n```\n')
+    (block,) = page_blocks(page)
+    assert execute(block) == "ran\n"

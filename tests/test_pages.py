@@ -14,8 +14,7 @@ BLOCKS = [b for page in PAGES for b in page_blocks(page)]
 
 
 def _param(block):
-    marks = pytest_marks(block) + [getattr(pytest.mark, m) for m in block.snippet_marks]
-    return pytest.param(block, id=block.id, marks=marks)
+    return pytest.param(block, id=block.id, marks=pytest_marks(block))
 
 
 @pytest.mark.parametrize("block", [_param(b) for b in BLOCKS])
