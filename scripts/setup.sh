@@ -1,24 +1,31 @@
 #!/usr/bin/env bash
-# Set up this machine for the site and its tests: Graphviz's `dot` and the Python venv.
+# Set up this machine for the site and its tests: Graphviz, Chromium, CJK fonts and the Python venv.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-install_graphviz() {
+# Debian packages: Graphviz's `dot` draws the graphs; chromium and fonts-noto-cjk are the
+# browser that tests/test_browser.py drives headless (Playwright uses it; it downloads no browser).
+missing=()
+command -v dot >/dev/null || missing+=(graphviz)
+command -v chromium >/dev/null || missing+=(chromium)
+fc-list :lang=zh 2>/dev/null | grep -q . || missing+=(fonts-noto-cjk)
+
+install_system_packages() {
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-    echo "setup: installing Graphviz (apt-get install graphviz)"
+    echo "setup: installing ${missing[*]} (apt-get install)"
     apt-get update -qq >/dev/null
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq graphviz >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
   elif command -v apt-get >/dev/null && sudo -n true 2>/dev/null; then
-    echo "setup: installing Graphviz (sudo apt-get install graphviz)"
+    echo "setup: installing ${missing[*]} (sudo apt-get install)"
     sudo apt-get update -qq >/dev/null
-    sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq graphviz >/dev/null
+    sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
   else
-    echo "setup: Graphviz 'dot' is missing; install it (Debian/Ubuntu: sudo apt-get install graphviz, macOS: brew install graphviz), then rerun" >&2
+    echo "setup: missing ${missing[*]}; install them (Debian/Ubuntu: sudo apt-get install ${missing[*]}), then rerun" >&2
     exit 1
   fi
 }
 
-command -v dot >/dev/null || install_graphviz
+[ ${#missing[@]} -eq 0 ] || install_system_packages
 
 python3 -c 'import sys; sys.exit(sys.version_info < (3, 11))' || {
   echo "setup: Python 3.11+ is required as python3 (found $(python3 --version 2>&1))" >&2
