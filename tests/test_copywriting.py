@@ -1,0 +1,60 @@
+"""Chinese copywriting lint (AutoCorrect, rules in .autocorrectrc) of the zh pages: zero findings."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from docsys.copywriting import lint_config, lint_pages, lint_text
+from docsys.paths import MKDOCS_YML, lang_dir
+
+
+def test_zh_pages_have_no_copywriting_findings():
+    findings = lint_pages()
+    assert not findings, f"{len(findings)} AutoCorrect finding(s) in docs/zh:\n" + "\n".join(map(str, findings))
+
+
+def test_zh_site_config_has_no_copywriting_findings():
+    findings = lint_config()
+    assert not findings, "\n".join(map(str, findings))
+
+
+# Fault injection: each planted fault must be reported, at the line where it was planted.
+
+
+def test_bad_spacing_in_a_copied_zh_page_is_caught(tmp_path: Path):
+    pages = tmp_path / "zh"
+    shutil.copytree(lang_dir("zh"), pages)
+    page = pages / "autograd.md"
+    lines = page.read_text(encoding="utf-8").splitlines(keepends=True)
+    lines.insert(5, "\n用torch.compile编译模型后，速度提升了2倍.\n")  # planted: no spaces, half-width full stop
+    page.write_text("".join(lines), encoding="utf-8")
+    planted = [f for f in lint_pages(pages) if f.path == "zh/autograd.md" and f.line == 7]
+    assert planted, "the planted sentence was not reported"
+    assert planted[0].new == "用 torch.compile 编译模型后，速度提升了 2 倍。"
+
+
+ADMONITIONS = """\
+# 标题 { #t }
+
+!!! note "说明"
+    在GPU上运行。
+
+    ??? tip "提示"
+        嵌套的CPU块。
+
+正文。
+"""
+
+
+def test_bad_spacing_inside_an_admonition_is_caught():
+    findings = lint_text(ADMONITIONS, "x.md")
+    assert [(f.line, f.new) for f in findings] == [(4, "在 GPU 上运行。"), (7, "嵌套的 CPU 块。")]
+
+
+def test_bad_spacing_in_a_zh_nav_title_is_caught(tmp_path: Path):
+    config = tmp_path / "mkdocs.yml"
+    config.write_text(
+        MKDOCS_YML.read_text(encoding="utf-8").replace('"自动微分"', '"PyTorch自动微分"', 1), encoding="utf-8"
+    )
+    assert any("PyTorch 自动微分" in f.new for f in lint_config(config))
