@@ -1,4 +1,5 @@
-"""Command line: `python -m docsys record [PATTERN ...]` re-records snippet outputs."""
+"""Command line: `python -m docsys record [PATTERN ...]` re-records snippet outputs;
+`python -m docsys bench [PATTERN ...]` re-measures benchmarks (outputs and result files)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import argparse
 import fnmatch
 import sys
 
+from docsys.bench import bench_command, is_benchmark, measure
 from docsys.markers import skip_reason
 from docsys.snippets import discover, record
 
@@ -20,6 +22,11 @@ def _record(patterns: list[str]) -> int:
         reason = skip_reason(snippet.marks)
         if reason:
             print(f"skip     {snippet.rel}: {reason}")
+            continue
+        if is_benchmark(snippet):  # its table and result file must come from the same run
+            ok, message = measure(snippet)
+            failures += not ok
+            print(message)
             continue
         result = record(snippet)
         if result.returncode == 0:
@@ -37,9 +44,13 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     rec = sub.add_parser("record", help="run snippets and write their outputs beside them")
     rec.add_argument("patterns", nargs="*", help="glob or substring of snippet paths (default: all)")
+    bench = sub.add_parser("bench", help="run bench_*.py snippets; write outputs and benchmarks/<machine>/ results")
+    bench.add_argument("patterns", nargs="*", help="glob or substring of snippet paths (default: all benchmarks)")
     args = parser.parse_args(argv)
     if args.command == "record":
         return _record(args.patterns)
+    if args.command == "bench":
+        return bench_command(args.patterns)
     return 2
 
 

@@ -122,14 +122,32 @@ _VOLATILE = (
 )
 
 
+_TABLE_ROW_RE = re.compile(r"^\s*\|.*\|\s*$")
+_BENCH_HEADER_RE = re.compile(r"^\s*\|\s*variant\s*\|")
+_NUMBER_CELL_RE = re.compile(r"(?<=\|)[ \t]*-?\d+(?:\.\d+)?(?:e[-+]?\d+)?[ \t]*(?=\|)")
+
+
+def _mask_benchmark_tables(text: str) -> str:
+    """In a Markdown table whose first column is `variant` (a benchmark's table), mask
+    every numeric cell: those are measurements."""
+    lines, in_table = text.split("\n"), False
+    for i, line in enumerate(lines):
+        in_table = bool(_TABLE_ROW_RE.match(line)) and (in_table or bool(_BENCH_HEADER_RE.match(line)))
+        if in_table:
+            lines[i] = _NUMBER_CELL_RE.sub(" <n> ", line)
+    return "\n".join(lines)
+
+
 def normalize(text: str) -> str:
     """Mask volatile parts of an output before comparing it.
 
     Rule: memory addresses (`0x` + 6 or more hex digits), durations (a number followed by
-    ns, us, µs, ms or s) and ratios (a number followed by `x`, as in `2.4x`) become
+    ns, us, µs, ms or s), ratios (a number followed by `x`, as in `2.4x`) and the numeric
+    cells of a benchmark table (a Markdown table whose first column is `variant`) become
     placeholders; trailing whitespace on each line and at the end is dropped. Nothing else
     is touched, so every other character of a recorded output must be reproduced.
     """
+    text = _mask_benchmark_tables(text)
     for pattern, placeholder in _VOLATILE:
         text = pattern.sub(placeholder, text)
     return "\n".join(line.rstrip() for line in text.rstrip().splitlines())
