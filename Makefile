@@ -5,7 +5,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: help setup serve test record build lint clean
+.PHONY: help setup serve test record bench build lint clean
 
 help: ## List the targets
 	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-8s %s\n", $$1, $$2}'
@@ -24,6 +24,9 @@ test: setup ## Set up, then run the whole test suite, site build included (what 
 
 record: setup ## Re-record snippet outputs: all, or SNIPPETS="autograd/backward.py ..."
 	$(PY) -m docsys record $(SNIPPETS)
+
+bench: setup ## Re-measure benchmarks (outputs + benchmarks/<machine>/ results): all, or BENCH="slug/bench_x.py"
+	$(PY) -m docsys bench $(BENCH)
 
 build: setup ## Build the site into site/ (strict)
 	$(VENV)/bin/mkdocs build --strict
