@@ -26,7 +26,7 @@ from docsys.markers import MARKERS
 from docsys.paths import OUTPUT_SUFFIX, SNIPPETS_DIR
 
 DEFAULT_TIMEOUT_S = 60.0
-_HEADER_RE = re.compile(r"^#\s*(?P<key>marks|timeout|launch):\s*(?P<value>.*?)\s*$")
+_HEADER_RE = re.compile(r"^#\s*(?P<key>marks|timeout|launch|graph):\s*(?P<value>.*?)\s*$")
 
 
 @dataclass(frozen=True)
@@ -35,6 +35,7 @@ class Snippet:
     marks: tuple[str, ...] = ()
     timeout: float = DEFAULT_TIMEOUT_S
     launch: tuple[str, ...] = ()
+    graphs: tuple[str, ...] = ()  # `# graph:` variable names
 
     @property
     def rel(self) -> str:
@@ -78,6 +79,7 @@ def load(path: Path) -> Snippet:
         marks=marks,
         timeout=float(fields.get("timeout", DEFAULT_TIMEOUT_S)),
         launch=tuple(shlex.split(fields.get("launch", ""))),
+        graphs=tuple(fields.get("graph", "").split()),
     )
 
 
