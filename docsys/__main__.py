@@ -1,5 +1,6 @@
 """Command line: `python -m docsys record [PATTERN ...]` re-records snippet outputs;
-`python -m docsys bench [PATTERN ...]` re-measures benchmarks (outputs and result files)."""
+`python -m docsys bench [PATTERN ...]` re-measures benchmarks (outputs and result files);
+`python -m docsys gpu [--check] [PATTERN ...]` records GPU outputs with provenance (docsys.gpu)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import fnmatch
 import sys
 
 from docsys.bench import bench_command, is_benchmark, measure
+from docsys.gpu import gpu_command, is_gpu_snippet, mark_not_recorded, record_one
 from docsys.markers import skip_reason
 from docsys.snippets import discover, record
 
@@ -21,7 +23,13 @@ def _record(patterns: list[str]) -> int:
     for snippet in chosen:
         reason = skip_reason(snippet.marks)
         if reason:
-            print(f"skip     {snippet.rel}: {reason}")
+            note = mark_not_recorded(snippet)  # a GPU snippet this machine cannot run
+            print(f"skip     {snippet.rel}: {reason}" + (f"\n         {note}" if note else ""))
+            continue
+        if is_gpu_snippet(snippet):  # its output and its provenance must come from the same run
+            outcome = record_one(snippet)
+            failures += not outcome.ok
+            print(outcome.message)
             continue
         if is_benchmark(snippet):  # its table and result file must come from the same run
             ok, message = measure(snippet)
@@ -46,7 +54,12 @@ def main(argv: list[str] | None = None) -> int:
     rec.add_argument("patterns", nargs="*", help="glob or substring of snippet paths (default: all)")
     bench = sub.add_parser("bench", help="run bench_*.py snippets; write outputs and benchmarks/<machine>/ results")
     bench.add_argument("patterns", nargs="*", help="glob or substring of snippet paths (default: all benchmarks)")
+    gpu = sub.add_parser("gpu", help="on a CUDA machine: record every cuda snippet's output with its provenance")
+    gpu.add_argument("--check", action="store_true", help="also fail when a recorded GPU output no longer matches")
+    gpu.add_argument("patterns", nargs="*", help="glob or substring of snippet paths (default: all GPU snippets)")
     args = parser.parse_args(argv)
+    if args.command == "gpu":
+        return gpu_command(args.patterns, check=args.check)
     if args.command == "record":
         return _record(args.patterns)
     if args.command == "bench":
