@@ -1,0 +1,25 @@
+import torch
+
+
+def forward(x):
+    if x.sum() > 0:
+        return x.exp()
+    return x.cos()
+
+
+def forward_cond(x):
+    return torch.cond(x.sum() > 0, torch.exp, torch.cos, (x,))
+
+
+x = torch.tensor([0.5, -2.0])
+try:
+    torch.compile(forward, backend="eager", fullgraph=True)(x)
+except torch._dynamo.exc.Unsupported as error:
+    lines = str(error).splitlines()
+    print("Unsupported:", lines[0])
+    print(lines[1].strip())
+    print(next(line.strip() for line in lines if "torch.cond" in line))
+
+compiled = torch.compile(forward_cond, backend="eager", fullgraph=True)
+for x in (torch.tensor([0.5, -2.0]), torch.tensor([0.5, 2.0])):
+    print(f"x={x.tolist()}: same as eager:", torch.equal(compiled(x), forward(x)))
