@@ -1,0 +1,184 @@
+"""Notebooks: one jupytext source, executed once, rendered by mkdocs-jupyter in each language.
+
+Source: `notebooks/<name>.py` (jupytext percent format). Markdown cells carry `lang="en"`
+or `lang="zh"`; code cells are shared, so there is one copy of the code. Before each build
+the code cells are executed once with nbclient (cached by a hash of the source and the
+torch version under `.cache/notebooks/`), and an executed notebook per language is written
+to `docs/<lang>/notebooks/<name>.ipynb` — git-ignored, and rewritten only when it changes so
+that `mkdocs serve` does not reload forever. mkdocs-jupyter renders those files.
+
+Two fixes make mkdocs-jupyter work under mkdocs-static-i18n:
+- i18n's `on_files` (priority -100) rebuilds every File and drops mkdocs-jupyter's
+  NotebookFile wrapper, so the page would be emitted as raw JSON: `on_files` below re-wraps
+  notebooks after i18n, keeping i18n's destination, and adds the other languages' pages as
+  alternates for the language switcher.
+- i18n runs one build per language, and mkdocs-jupyter evicts every cache entry its build
+  did not use, so each language deleted the other's cache: `on_config` gives each language
+  its own cache directory.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+import sys
+import tempfile
+from pathlib import Path, PurePosixPath
+from types import SimpleNamespace
+
+import jupytext
+import nbformat
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.plugins import event_priority
+from mkdocs.structure.files import Files
+
+from docsys.paths import DEFAULT_LANG, LANGS, ROOT, lang_dir
+
+log = logging.getLogger("mkdocs.hooks.notebooks")
+SOURCES_DIR = ROOT / "notebooks"
+CACHE_DIR = ROOT / ".cache" / "notebooks"
+EXECUTION_TIMEOUT_S = 600
+
+
+class NotebookError(RuntimeError):
+    pass
+
+
+# --- hooks -------------------------------------------------------------------------------
+
+
+@event_priority(-200)
+def on_config(config: MkDocsConfig) -> MkDocsConfig:
+    jupyter, i18n = config.plugins["mkdocs-jupyter"], config.plugins["i18n"]
+    language = i18n.current_language or DEFAULT_LANG
+    jupyter.config["cache_dir"] = str(ROOT / ".cache" / "mkdocs-jupyter" / language)
+    return config
+
+
+def on_pre_build(config: MkDocsConfig) -> None:
+    for source in sources():
+        for lang in LANGS:
+            write_if_changed(rendered_path(source, lang), nbformat.writes(for_language(source, lang)))
+
+
+@event_priority(-200)
+def on_files(files: Files, config: MkDocsConfig) -> Files:
+    from mkdocs_jupyter.plugin import NotebookFile
+
+    jupyter = config.plugins["mkdocs-jupyter"]
+    for file in list(files):
+        if file.src_uri.endswith(".ipynb") and jupyter.should_include(file):
+            wrapped = NotebookFile(file, config.use_directory_urls, config.site_dir)
+            wrapped.dest_path, wrapped.url, wrapped.abs_dest_path = file.dest_path, file.url, file.abs_dest_path
+            wrapped.alternates = _alternates(PurePosixPath(file.src_uri))
+            files.remove(file)
+            files.append(wrapped)
+    return files
+
+
+# --- building blocks ---------------------------------------------------------------------
+
+
+def sources() -> list[Path]:
+    return sorted(SOURCES_DIR.glob("*.py"))
+
+
+def rendered_path(source: Path, lang: str) -> Path:
+    return lang_dir(lang) / "notebooks" / f"{source.stem}.ipynb"
+
+
+def _alternates(src_uri: PurePosixPath) -> dict[str, SimpleNamespace]:
+    """The same notebook page in every language, as i18n's language switcher expects."""
+    page = PurePosixPath(*src_uri.parts[1:]).with_suffix("")  # drop the language folder
+    return {
+        lang: SimpleNamespace(url=f"{'' if lang == DEFAULT_LANG else lang + '/'}{page}/")
+        for lang in LANGS
+        if (lang_dir(lang) / page.with_suffix(".ipynb")).exists()
+    }
+
+
+def read(source: Path) -> nbformat.NotebookNode:
+    notebook = jupytext.read(source)
+    problems = language_problems(notebook)
+    if problems:
+        raise NotebookError(f"{source.name}: " + "; ".join(problems))
+    return notebook
+
+
+def language_problems(notebook: nbformat.NotebookNode) -> list[str]:
+    """Every run of Markdown cells between code cells must have one cell per language, in order."""
+    problems, run, runs = [], [], []
+    for cell in [*notebook.cells, None]:
+        if cell is not None and cell.cell_type == "markdown":
+            run.append(cell.metadata.get("lang"))
+        elif run:
+            runs.append(run)
+            run = []
+    for number, langs in enumerate(runs, start=1):
+        if langs != list(LANGS):
+            problems.append(f"Markdown block {number} has languages {langs}, expected {list(LANGS)}")
+    return problems
+
+
+def executed(source: Path) -> nbformat.NotebookNode:
+    """The source's code cells with their outputs, from the cache or a fresh execution."""
+    import torch
+
+    key = hashlib.sha256(source.read_bytes() + torch.__version__.encode() + sys.version.encode()).hexdigest()[:16]
+    cached = CACHE_DIR / f"{source.stem}-{key}.ipynb"
+    if cached.exists():
+        return nbformat.read(cached, as_version=4)
+    log.info("notebooks: executing %s (no cached run for this source)", source.name)
+    notebook = execute(read(source), source.name)
+    CACHE_DIR.mkdir(parents=True, exist_ok=True)
+    nbformat.write(notebook, cached)
+    return notebook
+
+
+def execute(notebook: nbformat.NotebookNode, label: str) -> nbformat.NotebookNode:
+    """Run the code cells in a fresh kernel; any failing cell raises NotebookError."""
+    from nbclient import NotebookClient
+    from nbclient.exceptions import CellExecutionError
+
+    code_only = nbformat.v4.new_notebook(
+        cells=[cell for cell in notebook.cells if cell.cell_type == "code"], metadata=notebook.metadata
+    )
+    with tempfile.TemporaryDirectory(prefix="notebook-") as workdir:
+        client = NotebookClient(
+            code_only, timeout=EXECUTION_TIMEOUT_S, kernel_name="python3", allow_errors=False,
+            resources={"metadata": {"path": workdir}},
+        )
+        try:
+            # The debugger's frozen-modules notice would otherwise land in the build log.
+            client.execute(env={**os.environ, "PYDEVD_DISABLE_FILE_VALIDATION": "1"})
+        except CellExecutionError as error:
+            failed = next((i for i, c in enumerate(code_only.cells, 1) if _has_error(c)), "?")
+            raise NotebookError(f"{label}: code cell {failed} failed: {error.ename}: {error.evalue}") from None
+    return code_only
+
+
+def _has_error(cell: nbformat.NotebookNode) -> bool:
+    return any(output.get("output_type") == "error" for output in cell.get("outputs", []))
+
+
+def for_language(source: Path, lang: str) -> nbformat.NotebookNode:
+    """The notebook a reader of `lang` gets: their Markdown cells and the executed code."""
+    code_cells = iter(executed(source).cells)
+    cells = []
+    for cell in read(source).cells:
+        if cell.cell_type == "code":
+            cells.append(next(code_cells))
+        elif cell.metadata.get("lang") == lang:
+            cells.append(nbformat.v4.new_markdown_cell(cell.source))
+    notebook = nbformat.v4.new_notebook(cells=cells, metadata={"kernelspec": read(source).metadata["kernelspec"]})
+    for number, cell in enumerate(notebook.cells):
+        cell.id = f"cell-{number}"
+    return notebook
+
+
+def write_if_changed(path: Path, text: str) -> None:
+    if path.exists() and path.read_text(encoding="utf-8") == text:
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")

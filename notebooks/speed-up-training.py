@@ -1,0 +1,354 @@
+# ---
+# jupyter:
+#   jupytext:
+#     formats: py:percent
+#   kernelspec:
+#     display_name: Python 3
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown] lang="en"
+# # Speed up a training loop, step by step
+#
+# The other pages of this guide explain one technique each. This notebook applies them, one
+# at a time, to a single training loop — a small multilayer perceptron on synthetic data —
+# and measures every stage in the same run, on the machine that executed it. Nothing here is
+# an estimate: the table and the plot at the end are computed from the measurements above
+# them, and the notebook was executed when the site was built.
+#
+# [Download this notebook (.ipynb)](speed-up-training.ipynb). It runs on the CPU by default
+# and takes the CUDA path by itself on a machine with a GPU.
+
+# %% [markdown] lang="zh"
+# # 一步步加速一个训练循环
+#
+# 本指南的其他页面各讲一种技术；这个 notebook 则把它们逐一用到同一个训练循环上——一个在合成数据上训练的小型多层感知机——并在同一次运行中、在执行它的机器上测量每个阶段。这里没有任何估算：末尾的表格和图都由前面的测量结果计算得出，而 notebook 本身是在构建网站时执行的。
+#
+# [下载此 notebook（.ipynb）](speed-up-training.ipynb)。它默认在 CPU 上运行；在有 GPU 的机器上会自动走 CUDA 路径。
+
+# %%
+import platform
+import statistics
+import time
+
+import matplotlib.pyplot as plt
+import torch
+from torch import nn
+from torch.utils.checkpoint import checkpoint
+from torch.utils.data import DataLoader, Dataset
+
+torch.manual_seed(0)
+device = torch.accelerator.current_accelerator() if torch.accelerator.is_available() else torch.device("cpu")
+
+
+def machine_name() -> str:
+    if device.type == "cuda":
+        return torch.cuda.get_device_name(device)
+    with open("/proc/cpuinfo") as cpuinfo:
+        for line in cpuinfo:
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    return platform.processor() or platform.machine()
+
+
+print(f"device: {device} ({machine_name()})")
+print(f"torch {torch.__version__}, {torch.get_num_threads()} CPU threads")
+
+# %% [markdown] lang="en"
+# ## The model, the data and one training step
+#
+# A multilayer perceptron with residual-free blocks of two linear layers each, trained with
+# AdamW on random vectors. `make_step` builds the training step we will change stage by
+# stage.
+
+# %% [markdown] lang="zh"
+# ## 模型、数据与一个训练步
+#
+# 模型是一个多层感知机，每个块包含两个线性层；用 AdamW 在随机向量上训练。`make_step` 构造训练步，后面每个阶段都只改动它的一部分。
+
+# %%
+FEATURES, HIDDEN, CLASSES, BATCH = 256, 512, 10, 128
+
+
+class MLP(nn.Module):
+    def __init__(self, depth: int = 3, checkpointed: bool = False):
+        super().__init__()
+        self.inp = nn.Linear(FEATURES, HIDDEN)
+        self.blocks = nn.ModuleList(
+            nn.Sequential(nn.Linear(HIDDEN, HIDDEN), nn.GELU(), nn.Linear(HIDDEN, HIDDEN), nn.GELU())
+            for _ in range(depth)
+        )
+        self.out = nn.Linear(HIDDEN, CLASSES)
+        self.checkpointed = checkpointed
+
+    def forward(self, x):
+        x = torch.relu(self.inp(x))
+        for block in self.blocks:
+            x = checkpoint(block, x, use_reentrant=False) if self.checkpointed else block(x)
+        return self.out(x)
+
+
+def make_step(model, autocast_dtype=None):
+    optimizer = torch.optim.AdamW(model.parameters(), lr=1e-3)
+    loss_fn = nn.CrossEntropyLoss()
+
+    def step(x, y):
+        with torch.autocast(device.type, dtype=autocast_dtype, enabled=autocast_dtype is not None):
+            loss = loss_fn(model(x), y)
+        loss.backward()
+        optimizer.step()
+        optimizer.zero_grad()
+        return loss
+
+    return step
+
+
+x = torch.randn(BATCH, FEATURES, device=device)
+y = torch.randint(0, CLASSES, (BATCH,), device=device)
+model = MLP().to(device)
+print(f"{sum(p.numel() for p in model.parameters()) / 1e6:.1f} M parameters")
+
+# %% [markdown] lang="en"
+# ## Stage 1 — time it correctly
+#
+# The tempting measurement wraps one step in `time.time()`. It mixes in one-off costs (the
+# first call allocates memory and picks kernels), and on a GPU it measures only how long
+# Python took to *queue* the work, because CUDA kernels run asynchronously. The sound way:
+# warm up, synchronize the device, repeat, and take the median — see
+# [Devices and async execution](../../devices/).
+
+# %% [markdown] lang="zh"
+# ## 阶段 1：正确地计时
+#
+# 最顺手的测法是用 `time.time()` 包住一个训练步。但这样会混入一次性开销（首次调用要分配内存、选择内核）；在 GPU 上它测到的只是 Python 把任务*排进队列*的时间，因为 CUDA 内核是异步执行的。可靠的做法是：先预热，再同步设备，重复多次，取中位数——参见[设备与异步执行](../../devices/)。
+
+# %%
+def sync():
+    if device.type == "cuda":
+        torch.cuda.synchronize(device)
+
+
+def median_ms(fn, warmup: int = 2, repeats: int = 7) -> float:
+    for _ in range(warmup):
+        fn()
+    sync()
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        fn()
+        sync()
+        times.append(time.perf_counter() - start)
+    return 1000 * statistics.median(times)
+
+
+def saved_activation_mib(forward) -> float:
+    """MiB of tensors the forward pass keeps for backward (each storage counted once)."""
+    storages = {}
+
+    def pack(tensor):
+        storage = tensor.untyped_storage()
+        storages[storage.data_ptr()] = storage.nbytes()
+        return tensor
+
+    with torch.autograd.graph.saved_tensors_hooks(pack, lambda tensor: tensor):
+        output = forward()
+    output.sum().backward()
+    return sum(storages.values()) / 2**20
+
+
+step = make_step(model)
+start = time.time()
+step(x, y)
+naive_first_ms = 1000 * (time.time() - start)
+baseline_ms = median_ms(lambda: step(x, y))
+baseline_mib = saved_activation_mib(lambda: model(x))
+print(f"first step, timed naively: {naive_first_ms:.1f} ms")
+print(f"median of 7 warm steps:   {baseline_ms:.1f} ms")
+print(f"activations saved for backward: {baseline_mib:.1f} MiB")
+results = [("fp32 eager (baseline)", "train step", baseline_ms, baseline_mib)]
+
+# %% [markdown] lang="en"
+# ## Stage 2 — evaluate under `inference_mode`
+#
+# Evaluation needs no graph. `model.eval()` only switches layers such as dropout and batch
+# norm to inference behaviour; it does not stop autograd from recording. `torch.inference_mode()`
+# does, and skips the bookkeeping that `no_grad` still does — see
+# [no_grad and inference_mode](../../no-grad-inference/).
+
+# %% [markdown] lang="zh"
+# ## 阶段 2：在 `inference_mode` 下评估
+#
+# 评估不需要计算图。`model.eval()` 只是把 dropout、批归一化等层切换到推理行为，并不会阻止自动微分记录运算；`torch.inference_mode()` 才会，而且连 `no_grad` 仍保留的一些记账工作也省掉了——参见 [no_grad 与 inference_mode](../../no-grad-inference/)。
+
+# %%
+model.eval()
+eval_recording_ms = median_ms(lambda: model(x))
+eval_recording_mib = saved_activation_mib(lambda: model(x))
+
+
+def evaluate():
+    with torch.inference_mode():
+        return model(x)
+
+
+eval_inference_ms = median_ms(evaluate)
+model.train()
+print(f"eval forward, graph recorded: {eval_recording_ms:.1f} ms, {eval_recording_mib:.1f} MiB kept for backward")
+print(f"eval forward, inference_mode: {eval_inference_ms:.1f} ms, nothing kept")
+results += [
+    ("eval() only", "eval forward", eval_recording_ms, eval_recording_mib),
+    ("eval() + inference_mode", "eval forward", eval_inference_ms, 0.0),
+]
+
+# %% [markdown] lang="en"
+# ## Stage 3 — feed it with DataLoader workers
+#
+# Real datasets spend time per sample on reading and decoding. Here each sample waits
+# 0.2 ms to stand in for that. With `num_workers=0` the training process does this itself;
+# with workers, other processes prepare the next batches while it trains. `pin_memory=True`
+# only helps when batches are copied to a GPU, so it is on only there — see
+# [Data loading](../../data-loading/).
+
+# %% [markdown] lang="zh"
+# ## 阶段 3：用 DataLoader 工作进程供数
+#
+# 真实数据集读取、解码每个样本都要花时间。这里让每个样本等待 0.2 ms 来模拟。`num_workers=0` 时由训练进程自己完成这些工作；启用工作进程后，其他进程会在训练的同时准备后续批次。`pin_memory=True` 只在把批次复制到 GPU 时才有用，因此只在 GPU 上开启——参见[数据加载](../../data-loading/)。
+
+# %%
+class SlowVectors(Dataset):
+    def __init__(self, n: int = 1024, latency_s: float = 0.0002):
+        generator = torch.Generator().manual_seed(0)
+        self.x = torch.randn(n, FEATURES, generator=generator)
+        self.y = torch.randint(0, CLASSES, (n,), generator=generator)
+        self.latency_s = latency_s
+
+    def __len__(self):
+        return len(self.x)
+
+    def __getitem__(self, index):
+        time.sleep(self.latency_s)
+        return self.x[index], self.y[index]
+
+
+def ms_per_batch(num_workers: int) -> float:
+    loader = DataLoader(
+        SlowVectors(), batch_size=BATCH, num_workers=num_workers,
+        pin_memory=device.type == "cuda", persistent_workers=num_workers > 0,
+    )
+    for _ in loader:  # first epoch starts the workers
+        pass
+    start = time.perf_counter()
+    for xb, yb in loader:
+        xb, yb = xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)
+    sync()
+    return 1000 * (time.perf_counter() - start) / len(loader)
+
+
+loading = {workers: ms_per_batch(workers) for workers in (0, 2)}
+for workers, ms in loading.items():
+    print(f"num_workers={workers}: {ms:.1f} ms per batch of {BATCH}")
+results += [(f"DataLoader, {w} workers", "load one batch", ms, 0.0) for w, ms in loading.items()]
+
+# %% [markdown] lang="en"
+# ## Stage 4 — bfloat16 autocast
+#
+# Under `torch.autocast`, matrix multiplications run in bfloat16 while precision-sensitive
+# operations stay in float32. bfloat16 has float32's exponent range, so no gradient scaler
+# is needed. Whether it is *faster* depends on the hardware: GPUs with tensor cores and CPUs
+# with native bfloat16 instructions gain; other CPUs may get slower — see
+# [Mixed precision](../../mixed-precision/).
+
+# %% [markdown] lang="zh"
+# ## 阶段 4：bfloat16 自动混合精度
+#
+# 在 `torch.autocast` 下，矩阵乘法以 bfloat16 运行，对精度敏感的运算仍保持 float32。bfloat16 的指数范围与 float32 相同，因此不需要梯度缩放。它是否*更快*取决于硬件：有 Tensor Core 的 GPU 和支持原生 bfloat16 指令的 CPU 会受益，其他 CPU 反而可能变慢——参见[混合精度](../../mixed-precision/)。
+
+# %%
+bf16_step = make_step(model, autocast_dtype=torch.bfloat16)
+bf16_ms = median_ms(lambda: bf16_step(x, y))
+
+
+def bf16_forward():
+    with torch.autocast(device.type, dtype=torch.bfloat16):
+        return model(x)
+
+
+bf16_mib = saved_activation_mib(bf16_forward)
+print(f"bf16 autocast: {bf16_ms:.1f} ms per step ({baseline_ms / bf16_ms:.2f}x the baseline's speed), {bf16_mib:.1f} MiB")
+results.append(("bf16 autocast", "train step", bf16_ms, bf16_mib))
+
+# %% [markdown] lang="en"
+# ## Stage 5 — `torch.compile`
+#
+# `torch.compile` captures the model into graphs and generates fused kernels for them. The
+# first call pays for compilation; later calls run the compiled code. Both costs are measured
+# — see [torch.compile](../../torch-compile/).
+
+# %% [markdown] lang="zh"
+# ## 阶段 5：`torch.compile`
+#
+# `torch.compile` 把模型捕获成图，并为其生成融合内核。第一次调用要付出编译开销，之后的调用运行编译好的代码。这两部分开销都做了测量——参见 [torch.compile](../../torch-compile/)。
+
+# %%
+compiled = torch.compile(model)
+compiled_step = make_step(compiled)
+start = time.perf_counter()
+compiled_step(x, y)
+sync()
+compile_s = time.perf_counter() - start
+compiled_ms = median_ms(lambda: compiled_step(x, y))
+print(f"first compiled step (includes compilation): {compile_s:.1f} s")
+print(f"compiled: {compiled_ms:.1f} ms per step ({baseline_ms / compiled_ms:.2f}x the baseline's speed)")
+results.append(("torch.compile", "train step", compiled_ms, float("nan")))
+
+# %% [markdown] lang="en"
+# ## Stage 6 — activation checkpointing
+#
+# Checkpointing trades compute for memory: inside each checkpointed block, activations are
+# not kept for backward but recomputed when needed. Only each block's input is saved. Expect
+# less activation memory and a slower step — see [Saving memory](../../memory-saving/).
+
+# %% [markdown] lang="zh"
+# ## 阶段 6：激活检查点
+#
+# 激活检查点用计算换内存：每个被检查点包裹的块内部不为反向传播保留激活值，而是在需要时重新计算，只保存每个块的输入。预期结果是激活内存减少、训练步变慢——参见[节省内存](../../memory-saving/)。
+
+# %%
+checkpointed = MLP(checkpointed=True).to(device)
+checkpointed.load_state_dict(model.state_dict())
+checkpointed_step = make_step(checkpointed)
+checkpointed_ms = median_ms(lambda: checkpointed_step(x, y))
+checkpointed_mib = saved_activation_mib(lambda: checkpointed(x))
+print(f"checkpointed: {checkpointed_ms:.1f} ms per step, {checkpointed_mib:.1f} MiB kept for backward "
+      f"(baseline {baseline_mib:.1f} MiB)")
+results.append(("activation checkpointing", "train step", checkpointed_ms, checkpointed_mib))
+
+# %% [markdown] lang="en"
+# ## All stages, from this run
+#
+# Each row was measured above, in this execution of the notebook. "Saved activations" is the
+# memory a forward pass keeps for backward, counted with `saved_tensors_hooks` (it is not
+# measured for the compiled model, whose generated code saves what it chooses).
+
+# %% [markdown] lang="zh"
+# ## 所有阶段，来自本次运行
+#
+# 每一行都是上文在本次执行中测得的。“saved activations”指前向传播为反向传播保留的内存，用 `saved_tensors_hooks` 统计（编译后的模型由生成的代码自行决定保存什么，因此没有测量）。
+
+# %%
+print(f"{machine_name()}, torch {torch.__version__}, {device}")
+print(f"{'stage':<26} {'what is timed':<15} {'median ms':>10} {'saved activations (MiB)':>24}")
+for stage, timed, ms, mib in results:
+    memory = "—" if mib != mib else f"{mib:.1f}"
+    print(f"{stage:<26} {timed:<15} {ms:>10.1f} {memory:>24}")
+
+train = [(stage, ms, mib) for stage, timed, ms, mib in results if timed == "train step"]
+figure, (left, right) = plt.subplots(1, 2, figsize=(10, 3.2), layout="constrained")
+left.barh([s for s, _, _ in train], [ms for _, ms, _ in train], color="tab:orange")
+left.set_xlabel("median ms per training step (lower is better)")
+left.invert_yaxis()
+right.barh([s for s, _, mib in train if mib == mib], [mib for _, _, mib in train if mib == mib], color="tab:blue")
+right.set_xlabel("activations saved for backward, MiB")
+right.invert_yaxis()
+plt.show()
