@@ -5,7 +5,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: help setup serve test record bench build lint clean
+.PHONY: help setup serve test record bench build lint clean gpu
 
 help: ## List the targets
 	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-8s %s\n", $$1, $$2}'
@@ -27,6 +27,12 @@ record: setup ## Re-record snippet outputs: all, or SNIPPETS="autograd/backward.
 
 bench: setup ## Re-measure benchmarks (outputs + benchmarks/<machine>/ results): all, or BENCH="slug/bench_x.py"
 	$(PY) -m docsys bench $(BENCH)
+
+# A GPU machine has Python, torch, pytest and numpy, but maybe no .venv, MkDocs or internet: no setup.
+GPU_PY ?= $(if $(wildcard $(PY)),$(PY),python3)
+
+gpu: ## On a CUDA machine (no setup needed): record cuda snippets + GPU benchmarks with provenance; CHECK=1 fails on changes
+	$(GPU_PY) -m docsys gpu $(if $(CHECK),--check) $(SNIPPETS)
 
 build: setup ## Build the site into site/ (strict)
 	$(VENV)/bin/mkdocs build --strict

@@ -297,7 +297,13 @@ def bench_command(patterns: list[str]) -> int:
         if reason:
             print(f"skip     {snippet.rel}: {reason}")
             continue
-        ok, message = measure(snippet)
+        if "cuda" in snippet.marks or "multi_gpu" in snippet.marks:
+            from docsys.gpu import record_one  # measures it and writes its `.gpu.json` too
+
+            outcome = record_one(snippet)
+            ok, message = outcome.ok, outcome.message
+        else:
+            ok, message = measure(snippet)
         failures += not ok
         print(message)
     return 1 if failures else 0

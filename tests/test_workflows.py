@@ -74,12 +74,9 @@ def test_pull_request_target_is_caught(workflows):
 
 def test_unpinned_action_is_caught(workflows):
     found = _plant(
-        workflows,
-        _ci(workflows),
-        "actions/setup-python@a309ff8b426b58ec0e2a45f0f869d46889d02405",
-        "actions/setup-python@v6",
+        workflows, _ci(workflows), "actions/checkout@de0fac2e4500dabe0009e67214ff5f5447ce83dd", "actions/checkout@v6"
     )
-    assert any("`actions/setup-python@v6`, not pinned" in p for p in found)
+    assert any("`actions/checkout@v6`, not pinned" in p for p in found)
 
 
 def test_write_permission_is_caught(workflows):
