@@ -31,6 +31,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import cache
@@ -86,12 +87,17 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
     if not graph_snippets:
         return files
     cache_root = Path(config.config_file_path).parent / CACHE_DIR
+    start = time.perf_counter()
     svgs, rendered = ensure_rendered(graph_snippets, root, cache_root)
+    seconds = time.perf_counter() - start
     for ref, svg in svgs.items():
         file = File.generated(config, site_uri(ref, svg), abs_src_path=str(svg))
         files.append(file)
         _state.graphs[ref] = file
-    log.info(f"Graphs ({_state.lang}): {rendered} rendered, {len(svgs) - rendered} from cache ({cache_root})")
+    log.info(
+        f"Graphs ({_state.lang}): {rendered} rendered, {len(svgs) - rendered} from cache "
+        f"in {seconds:.1f} s ({shown(cache_root)})"
+    )
     return files
 
 
