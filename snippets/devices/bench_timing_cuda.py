@@ -1,0 +1,43 @@
+# marks: cuda
+import statistics
+import time
+
+import torch
+
+a = torch.randn(8192, 8192, device="cuda")
+b = torch.randn(8192, 8192, device="cuda")
+for _ in range(3):
+    a @ b
+torch.cuda.synchronize()
+
+
+def naive():
+    start = time.perf_counter()
+    a @ b
+    return (time.perf_counter() - start) * 1e3
+
+
+def synchronized():
+    torch.cuda.synchronize()
+    start = time.perf_counter()
+    a @ b
+    torch.cuda.synchronize()
+    return (time.perf_counter() - start) * 1e3
+
+
+def cuda_events():
+    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    start.record()
+    a @ b
+    end.record()
+    end.synchronize()
+    return start.elapsed_time(end)
+
+
+print("| variant | median (ms) |")
+print("|---|---:|")
+for name, measure in [("perf_counter, no sync", naive), ("perf_counter + synchronize()", synchronized),
+                      ("CUDA events", cuda_events)]:
+    samples = [measure() for _ in range(20)]
+    torch.cuda.synchronize()
+    print(f"| {name} | {statistics.median(samples):.3f} |")

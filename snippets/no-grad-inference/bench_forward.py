@@ -1,0 +1,56 @@
+import statistics
+
+import torch
+from torch import nn
+from torch.utils import benchmark
+
+torch.manual_seed(0)
+model = nn.Sequential(
+    nn.Linear(512, 2048), nn.GELU(), nn.Dropout(0.1),
+    nn.Linear(2048, 2048), nn.GELU(), nn.Dropout(0.1),
+    nn.Linear(2048, 512),
+)
+x = torch.randn(64, 512)
+
+
+def saved_activations_mib(forward):
+    parameters = {p.untyped_storage().data_ptr() for p in model.parameters()}
+    storages = {}
+
+    def pack(tensor):
+        storage = tensor.untyped_storage()
+        if storage.data_ptr() not in parameters:
+            storages[storage.data_ptr()] = storage.nbytes()
+        return tensor
+
+    with torch.autograd.graph.saved_tensors_hooks(pack, lambda tensor: tensor):
+        forward()
+    return sum(storages.values()) / 2**20
+
+
+def variant(train, context):
+    def forward():
+        model.train(train)
+        with context():
+            return model(x)
+    return forward
+
+
+variants = {
+    "train()": variant(True, torch.enable_grad),
+    "eval()": variant(False, torch.enable_grad),
+    "eval() + no_grad()": variant(False, torch.no_grad),
+    "eval() + inference_mode()": variant(False, torch.inference_mode),
+}
+
+timers = {name: benchmark.Timer("forward()", globals={"forward": f}) for name, f in variants.items()}
+samples = {name: [] for name in variants}
+for _ in range(5):
+    for name, timer in timers.items():
+        samples[name].append(timer.timeit(5).median)
+
+print("| variant | median (ms) | activations saved (MiB) |")
+print("|---|---:|---:|")
+for name, forward in variants.items():
+    median_ms = statistics.median(samples[name]) * 1e3
+    print(f"| {name} | {median_ms:.2f} | {saved_activations_mib(forward):.2f} |")
