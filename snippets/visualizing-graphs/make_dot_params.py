@@ -1,0 +1,13 @@
+# graph: graph
+import torch
+from torch import nn
+from torchviz import make_dot
+
+torch.manual_seed(0)
+model = nn.Sequential(nn.Linear(3, 4), nn.ReLU(), nn.Linear(4, 1))
+x = torch.randn(2, 3)
+y = model(x)
+
+graph = make_dot(y, params=dict(model.named_parameters()))
+edges = [line for line in graph.body if "->" in line]
+print(type(graph).__name__, "with", len(graph.body) - len(edges), "nodes and", len(edges), "edges")
