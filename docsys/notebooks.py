@@ -22,8 +22,10 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
+import re
 import sys
 import tempfile
+from importlib import metadata
 from pathlib import Path, PurePosixPath
 from types import SimpleNamespace
 
@@ -32,6 +34,7 @@ import nbformat
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.plugins import event_priority
 from mkdocs.structure.files import Files
+from mkdocs.utils import get_relative_url
 
 from docsys.paths import DEFAULT_LANG, LANGS, ROOT, lang_dir
 
@@ -77,7 +80,26 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
     return files
 
 
+def on_post_page(output: str, page, config: MkDocsConfig) -> str:
+    """Move mkdocs-jupyter's inline stylesheets (~580 KB per page) into one cached file."""
+    if not page.file.src_uri.endswith(".ipynb"):
+        return output
+    return _STYLE_RE.sub(lambda m: _stylesheet_link(m["css"], page.url, Path(config.site_dir)), output)
+
+
 # --- building blocks ---------------------------------------------------------------------
+
+_STYLE_RE = re.compile(r"<style[^>]*>(?P<css>(?:(?!</style>).){4096,}?)</style>", re.S)
+
+
+def _stylesheet_link(css: str, page_url: str, site_dir: Path) -> str:
+    name = f"assets/notebook-{hashlib.sha256(css.encode()).hexdigest()[:12]}.css"
+    target = site_dir / name
+    if not target.exists():
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(css, encoding="utf-8")
+    return f'<link rel="stylesheet" href="{get_relative_url(name, page_url)}">'
+
 
 
 def sources() -> list[Path]:
@@ -123,9 +145,8 @@ def language_problems(notebook: nbformat.NotebookNode) -> list[str]:
 
 def executed(source: Path) -> nbformat.NotebookNode:
     """The source's code cells with their outputs, from the cache or a fresh execution."""
-    import torch
-
-    key = hashlib.sha256(source.read_bytes() + torch.__version__.encode() + sys.version.encode()).hexdigest()[:16]
+    versions = f"{metadata.version('torch')} {sys.version}"  # importing torch would cost seconds per build
+    key = hashlib.sha256(source.read_bytes() + versions.encode()).hexdigest()[:16]
     cached = CACHE_DIR / f"{source.stem}-{key}.ipynb"
     if cached.exists():
         return nbformat.read(cached, as_version=4)
