@@ -169,6 +169,12 @@ def _torch_facts() -> dict[str, str | None]:
     }
 
 
+def _gpu_driver() -> str | None:
+    from docsys.gpu import _driver_version  # nvidia-smi or NVML; stdlib only
+
+    return _driver_version()
+
+
 def provenance(kind: str, rel: str) -> dict:
     """Where and how a result was measured: machine, versions, date, reproducing command."""
     facts = _torch_facts()
@@ -184,6 +190,7 @@ def provenance(kind: str, rel: str) -> dict:
         "gpu": facts["gpu"] if kind == "cuda" else None,
         "torch": facts["torch"],
         "cuda": facts["cuda"] if kind == "cuda" else None,
+        "driver": _gpu_driver() if kind == "cuda" else None,
         "python": platform.python_version(),
         "date": dt.datetime.now(dt.UTC).strftime("%Y-%m-%dT%H:%MZ"),
         "command": f"python -m docsys bench {rel}",

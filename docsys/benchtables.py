@@ -46,7 +46,7 @@ TEXT = {
         "not_measured": "not yet measured on a GPU",
         "not_measured_note": "This benchmark needs a CUDA GPU and has not yet been measured on one.",
         "where_cpu": "Measured on {cpu} ({cores} cores)",
-        "where_gpu": "Measured on {gpu}, CUDA {cuda}",
+        "where_gpu": "Measured on {gpu} (driver {driver}), CUDA {cuda}",
         "reproduce": "reproduce: ",
         "chart": "Bar chart of {column}",
         "none": "No benchmark results have been recorded yet.",
@@ -56,7 +56,7 @@ TEXT = {
         "not_measured": "尚未在 GPU 上测量",
         "not_measured_note": "这个基准测试需要 CUDA GPU，尚未在 GPU 上测量。",
         "where_cpu": "测量环境：{cpu}（{cores} 核）",
-        "where_gpu": "测量环境：{gpu}，CUDA {cuda}",
+        "where_gpu": "测量环境：{gpu}（驱动 {driver}），CUDA {cuda}",
         "reproduce": "复现命令：",
         "chart": "{column} 柱状图",
         "none": "尚未记录任何基准测试结果。",
@@ -205,7 +205,7 @@ def render_result(result: Result, lang: str, plot: str | None = None) -> str:
 
 def caption(result: Result, lang: str) -> str:
     p, t = result.provenance, TEXT[lang]
-    where = t["where_gpu" if p["kind"] == "cuda" else "where_cpu"].format(**p)
+    where = t["where_gpu" if p["kind"] == "cuda" else "where_cpu"].format(**{**p, "driver": p.get("driver") or "?"})
     return (
         f'<p class="bench-caption">{html.escape(where)} · torch {html.escape(p["torch"])} · {p["date"][:10]} · '
         f'{t["reproduce"]}<code>{html.escape(p["command"])}</code></p>'
