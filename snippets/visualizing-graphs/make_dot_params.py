@@ -10,4 +10,4 @@ y = model(x)
 
 graph = make_dot(y, params=dict(model.named_parameters()))
 edges = [line for line in graph.body if "->" in line]
-print(type(graph).__name__, "with", len(graph.body) - len(edges), "nodes and", len(edges), "edges")
+print(f"{type(graph).__name__}: {len(graph.body) - len(edges)} nodes, {len(edges)} edges")
