@@ -7,18 +7,23 @@ compared on every test run after `normalize`. Leading comment lines may declare:
     # marks: cuda slow          pytest markers (see docsys.markers)
     # timeout: 120              seconds before the run is killed (default 60)
     # launch: torchrun --standalone --nproc-per-node=2
-                                how to start it (default: python)
+                                how to start it (default: python); a torchrun
+                                launch records each rank's stdout as `[rankN] ...`
+                                lines, grouped by rank in rank order
 """
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import os
 import re
 import shlex
+import signal
 import subprocess
 import sys
 import tempfile
+import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -55,6 +60,7 @@ class RunResult:
     returncode: int
     stdout: str
     stderr: str
+    leftovers: tuple[str, ...] = ()  # processes of this run still alive after it ended (then killed)
 
 
 class SnippetHeaderError(ValueError):
@@ -97,23 +103,92 @@ def command(snippet: Snippet) -> list[str]:
     return [interpreters.get(program, program), *args, str(snippet.path)]
 
 
-def run(snippet: Snippet) -> RunResult:
-    """Run a snippet in a fresh subprocess, in an empty temporary working directory."""
-    env = {**os.environ, "PYTHONHASHSEED": "0", "PYTHONUNBUFFERED": "1", "PYTHONWARNINGS": ""}
-    with tempfile.TemporaryDirectory(prefix="snippet-") as workdir:
+RUN_ID_VAR = "DOCSYS_RUN_ID"
+
+
+def _processes_of(token: str) -> list[tuple[int, str]]:
+    """(pid, command line) of every live process whose environment carries this run's token.
+
+    torchrun starts each rank in a new session, so a process group does not cover the
+    ranks; the inherited environment variable does, whatever the process did to detach."""
+    needle = f"{RUN_ID_VAR}={token}".encode()
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+            continue
         try:
-            proc = subprocess.run(
-                command(snippet),
-                cwd=workdir,
-                env=env,
-                capture_output=True,
-                text=True,
-                timeout=snippet.timeout,
+            if needle in (entry / "environ").read_bytes().split(b"\0"):
+                cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+                found.append((int(entry.name), cmdline.strip()))
+        except OSError:  # gone, a zombie, or not ours
+            continue
+    return found
+
+
+def _kill_all(token: str, proc: subprocess.Popen) -> list[str]:
+    """SIGKILL the launcher's session and every process of this run; return what was alive."""
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(proc.pid, signal.SIGKILL)
+    alive = _processes_of(token)
+    for pid, _ in alive:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+    proc.wait()
+    return [f"pid {pid}: {cmd}" for pid, cmd in alive]
+
+
+def _per_rank(log_dir: Path, name: str) -> str:
+    """torchrun's per-rank `name` logs (stdout.log / stderr.log), as `[rankN] line` lines,
+    grouped by rank in rank order, so concurrent ranks give a deterministic text."""
+    files = sorted(log_dir.glob(f"*/attempt_*/*/{name}"), key=lambda p: (p.parent.parent.name, int(p.parent.name)))
+    lines = [
+        f"[rank{path.parent.name}] {line}".rstrip()
+        for path in files
+        for line in path.read_text(encoding="utf-8", errors="replace").splitlines()
+    ]
+    return "".join(f"{line}\n" for line in lines)
+
+
+def run(snippet: Snippet) -> RunResult:
+    """Run a snippet in a fresh subprocess, in an empty temporary working directory.
+
+    The command is exactly the one a reader runs (`command`). A torchrun launch gets
+    `PET_LOG_DIR`/`PET_REDIRECTS` (torchrun's own environment form of `--log-dir` and
+    `--redirects`), so each rank's output lands in its own file and is returned grouped by
+    rank. Every process of the run carries a token in its environment; when the launcher
+    exits or times out, any process still carrying it is reported and killed.
+    """
+    token = uuid.uuid4().hex
+    env = {**os.environ, "PYTHONHASHSEED": "0", "PYTHONUNBUFFERED": "1", "PYTHONWARNINGS": "", RUN_ID_VAR: token}
+    torchrun = bool(snippet.launch) and Path(snippet.launch[0]).name == "torchrun"
+    with (
+        tempfile.TemporaryDirectory(prefix="snippet-") as workdir,
+        tempfile.TemporaryDirectory(prefix="snippet-logs-") as logs,
+    ):
+        log_dir = Path(logs)
+        if torchrun:
+            env.update(PET_LOG_DIR=str(log_dir / "ranks"), PET_REDIRECTS="3")
+        with (log_dir / "stdout").open("w+") as out, (log_dir / "stderr").open("w+") as err:
+            proc = subprocess.Popen(
+                command(snippet), cwd=workdir, env=env, stdout=out, stderr=err, text=True, start_new_session=True
             )
-        except subprocess.TimeoutExpired as exc:
-            stderr = exc.stderr.decode(errors="replace") if isinstance(exc.stderr, bytes) else exc.stderr
-            return RunResult(-9, "", f"timed out after {snippet.timeout:g} s\n{stderr or ''}")
-    return RunResult(proc.returncode, proc.stdout, proc.stderr)
+            try:
+                returncode = proc.wait(timeout=snippet.timeout)
+                timed_out = False
+            except subprocess.TimeoutExpired:
+                timed_out = True
+            leftovers = _kill_all(token, proc)
+            returncode = -9 if timed_out else returncode
+            out.seek(0)
+            err.seek(0)
+            stdout, stderr = out.read(), err.read()
+        if torchrun:
+            stdout += _per_rank(log_dir / "ranks", "stdout.log")
+            stderr += _per_rank(log_dir / "ranks", "stderr.log")
+    if timed_out:
+        stderr = f"timed out after {snippet.timeout:g} s\n{stderr}"
+        leftovers = []  # expected: they were killed because of the timeout
+    return RunResult(returncode, stdout, stderr, tuple(leftovers))
 
 
 # The one normalization rule for volatile output. Everything else must match exactly.
@@ -168,6 +243,8 @@ def output_diff(expected: str, actual: str, label: str) -> str:
 
 def failure_message(snippet: Snippet, result: RunResult) -> str | None:
     """Why this run does not reproduce the recorded output, or None when it does."""
+    if result.leftovers:
+        return f"{snippet.rel} left processes running after it ended (killed now):\n" + "\n".join(result.leftovers)
     if result.returncode != 0:
         tail = "\n".join(result.stderr.strip().splitlines()[-15:])
         return f"{snippet.rel} exited with {result.returncode}:\n{tail}"
