@@ -1,0 +1,10 @@
+import torch
+
+for dtype in (torch.float32, torch.float16, torch.bfloat16):
+    info = torch.finfo(dtype)
+    print(f"{dtype!s:<15} max={info.max:.3g}  smallest normal={info.tiny:.3g}  eps={info.eps:.3g}")
+
+small_gradient = torch.tensor(1e-8)
+print("1e-8 as float16: ", small_gradient.half().item())
+print("1e-8 as bfloat16:", f"{small_gradient.bfloat16().item():.3g}")
+print("70000 as float16:", torch.tensor(70000.0).half().item())
