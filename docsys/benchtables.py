@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 
 from docsys.bench import Result, Table, is_benchmark, key_of, kind_of, load_results, number
 from docsys.pages import fences
-from docsys.paths import SNIPPETS_DIR
+from docsys.paths import DOCS_DIR, SNIPPETS_DIR
 from docsys.snippets import SnippetHeaderError, load
 
 log = logging.getLogger("mkdocs.hooks.benchtables")
@@ -51,6 +51,7 @@ TEXT = {
         "chart": "Bar chart of {column}",
         "none": "No benchmark results have been recorded yet.",
         "unmeasured": "CUDA benchmarks not yet measured on a GPU",
+        "shown_on": "Discussed on {page}.",
     },
     "zh": {
         "not_measured": "尚未在 GPU 上测量",
@@ -61,6 +62,7 @@ TEXT = {
         "chart": "{column} 柱状图",
         "none": "尚未记录任何基准测试结果。",
         "unmeasured": "尚未在 GPU 上测量的 CUDA 基准测试",
+        "shown_on": "讨论见 {page} 页面。",
     },
 }
 
@@ -249,6 +251,9 @@ def _all(lang: str, index: Results) -> str:
             if r.stale:
                 raise _stale(r)
             parts.append(f"#### {r.key} {{ #{machine}-{r.key.replace('/', '-')} }}")
+            slug = r.key.split("/", 1)[0]
+            if (DOCS_DIR / lang / f"{slug}.md").exists():
+                parts.append(t["shown_on"].format(page=f"[{slug}]({slug}.md)"))
             parts.append(render_result(r, lang))
     if not parts:
         parts.append(t["none"])
