@@ -48,7 +48,10 @@ class Finding:
 def _table_rows(text: str) -> list[list[str]]:
     """The cells of the first Markdown table after the `{ #terms }` heading, header first."""
     lines = text.splitlines()
-    start = next(i for i, line in enumerate(lines) if line.startswith("#") and f"#{TABLE_ANCHOR} " in line + " ")
+    starts = [i for i, line in enumerate(lines) if line.startswith("#") and f"#{TABLE_ANCHOR} " in line + " "]
+    if not starts:
+        raise ValueError(f"the glossary has no heading with {{ #{TABLE_ANCHOR} }} followed by the term table")
+    start = starts[0]
     rows = []
     for line in lines[start + 1 :]:
         if line.startswith("|"):

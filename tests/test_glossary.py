@@ -76,3 +76,8 @@ def test_code_comments_and_parts_of_terms_are_not_findings():
 def test_the_glossary_page_itself_is_not_checked(docs_copy):
     assert glossary.check_tree(docs_copy) == []
     assert "自动求导" in (docs_copy / "zh" / "glossary.md").read_text(encoding="utf-8")
+
+
+def test_a_glossary_without_its_table_is_an_error():
+    with pytest.raises(ValueError, match="no heading with"):
+        glossary.entries("# Glossary { #glossary }\n\nNo table.\n", "术语", "英文")
