@@ -82,6 +82,23 @@ def on_page_markdown(markdown: str, page, config, files) -> str:
     return rendered
 
 
+def references(markdown: str) -> tuple[list[str], list[str]]:
+    """What a page asks of the result files, outside fences: its bench blocks in order, and
+    the quantities its tokens quote, sorted. A translation may order a sentence differently,
+    or state a ratio the other way round (`0.13×` for `7.7× less`); zh and en must match."""
+    lines = markdown.split("\n")
+    in_fence = {i for f in fences(lines) for i in range(f.start, f.end + 1)}
+    outside = [line for i, line in enumerate(lines) if i not in in_fence]
+    blocks = [line.strip() for line in outside if BLOCK_RE.match(line) or ALL_RE.match(line)]
+    tokens = []
+    for m in (m for line in outside for m in TOKEN_RE.finditer(line)):
+        key, quoted = m["args"].split(",", 1)[0].strip(), re.findall(r'"([^"]*)"', m["args"])
+        if m["fn"] == "ratio" and len(quoted) == 3:
+            quoted = [*sorted(quoted[:2]), quoted[2]]
+        tokens.append(f"{m['fn']}: {key}, {quoted}")
+    return blocks, sorted(tokens)
+
+
 # ----------------------------------------------------------------------------- rendering
 
 

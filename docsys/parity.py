@@ -1,9 +1,11 @@
-"""zh/en parity: every page in both languages, same anchors, same includes in the same order."""
+"""zh/en parity: every page in both languages, same anchors, same includes in the same order,
+the same benchmark tables and tokens (docsys.benchtables)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from docsys.benchtables import references
 from docsys.pages import headings, includes
 from docsys.paths import DEFAULT_LANG, DOCS_DIR, LANGS
 
@@ -29,6 +31,12 @@ def compare(en_text: str, other_text: str, label: str) -> list[str]:
     other_anchors = [h.anchor for h in headings(other_text)]
     if en_anchors != other_anchors:
         problems.append(f"{label}: anchors differ from en:\n  en: {en_anchors}\n  tr: {other_anchors}")
+    en_bench, other_bench = references(en_text), references(other_text)
+    if en_bench != other_bench:
+        problems.append(
+            f"{label}: benchmark tables or tokens differ from en (same <!-- bench: --> lines in order, "
+            f"same {{{{ ratio/value: }}}} tokens):\n  en: {en_bench}\n  tr: {other_bench}"
+        )
     en_includes, other_includes = includes(en_text), includes(other_text)
     if en_includes != other_includes:
         problems.append(

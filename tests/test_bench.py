@@ -71,7 +71,7 @@ def _result(root: Path, snippet: Path, kind: str, rows: list[list[str]], sha: st
     path.parent.mkdir(parents=True, exist_ok=True)
     prov = {
         "machine": machine, "kind": kind, "cpu": "Test CPU", "cores": 2, "gpu": "Test GPU" if kind == "cuda" else None,
-        "torch": "2.13.0", "cuda": "12.8" if kind == "cuda" else None, "python": "3.11",
+        "torch": "2.13.0", "cuda": "12.8" if kind == "cuda" else None, "driver": "570.1", "python": "3.11",
         "date": "2026-11-29T00:00Z", "command": f"python -m docsys bench {key}.py",
     }  # fmt: skip
     data = {"benchmark": key, "source_sha256": sha or source_hash(snippet), "provenance": prov,
@@ -165,3 +165,39 @@ def test_strict_build_fails_on_a_missing_result_with_one_line(tmp_path):
     warnings = [line for line in proc.stderr.splitlines() if line.startswith("WARNING")]
     assert proc.returncode != 0
     assert warnings == [f"WARNING -  bench: index.md: {key}: no result file; run `python -m docsys bench {key}.py`"]
+
+
+def test_gpu_result_is_rendered_with_its_gpu(tree):
+    gpu = tree / "snippets" / "demo" / "bench_gpu.py"
+    _result(tree / "results", gpu, "cuda", [["float32", "30.0"], ["bfloat16", "10.0"]])
+    text, found = render_page('<!-- bench: demo/bench_gpu -->\n{{ ratio: demo/bench_gpu, "float32", '
+                              '"bfloat16", "median (ms)" }}', "en", load_results())
+    assert found == [] and "Measured on Test GPU (driver 570.1), CUDA 12.8" in text and "\n3.0×" in text
+    assert "not yet measured" not in text
+
+
+def test_every_page_asks_only_for_results_that_exist():
+    from docsys.paths import LANGS, page_paths
+
+    results = load_results()
+    found = [
+        f"{page.parent.name}/{page.name}: {problem}"
+        for lang in LANGS
+        for page in page_paths(lang)
+        for problem in render_page(page.read_text(encoding="utf-8"), lang, results)[1]
+    ]
+    assert not found, "\n".join(found)
+
+
+def test_translation_without_a_benchmark_table_breaks_parity(tmp_path):
+    import shutil
+
+    from docsys.parity import check_tree
+    from docsys.paths import DOCS_DIR
+
+    docs = tmp_path / "docs"
+    shutil.copytree(DOCS_DIR, docs)
+    page = docs / "zh" / "no-grad-inference.md"
+    assert not any("zh/no-grad-inference.md" in p for p in check_tree(docs))
+    page.write_text(page.read_text(encoding="utf-8").replace("<!-- bench: no-grad-inference/bench_forward ", "<!-- "))
+    assert any("zh/no-grad-inference.md: benchmark tables or tokens differ" in p for p in check_tree(docs))
