@@ -201,3 +201,23 @@ def test_translation_without_a_benchmark_table_breaks_parity(tmp_path):
     assert not any("zh/no-grad-inference.md" in p for p in check_tree(docs))
     page.write_text(page.read_text(encoding="utf-8").replace("<!-- bench: no-grad-inference/bench_forward ", "<!-- "))
     assert any("zh/no-grad-inference.md: benchmark tables or tokens differ" in p for p in check_tree(docs))
+
+
+def test_measure_writes_output_and_result_from_one_run(tree):
+    snippet = tree / "snippets" / "demo" / "bench_cpu.py"
+    snippet.write_text('print("note")\nprint("| variant | median (ms) |")\nprint("|---|---:|")\nprint("| a | 1.5 |")\n')
+    ok, message = bench.measure(load(snippet))
+    assert ok, message
+    assert snippet.with_suffix(".out").read_text() == "note\n| variant | median (ms) |\n|---|---:|\n| a | 1.5 |\n"
+    (result,) = [r for r in load_results() if r.key == "demo/bench_cpu" and r.machine != "cpu-test-2c"]
+    assert result.table.rows == [["a", "1.5"]] and not result.stale
+    assert {"machine", "cpu", "cores", "torch", "date", "command"} <= result.provenance.keys()
+    assert result.provenance["command"] == "python -m docsys bench demo/bench_cpu.py"
+
+
+def test_measure_refuses_output_without_a_table(tree):
+    snippet = tree / "snippets" / "demo" / "bench_cpu.py"
+    snippet.write_text('print("no table here")\n')
+    ok, message = bench.measure(load(snippet))
+    assert not ok and "found 0" in message
+    assert not snippet.with_suffix(".out").exists()
