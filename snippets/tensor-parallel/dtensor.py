@@ -1,0 +1,40 @@
+# marks: distributed
+# timeout: 120
+# launch: torchrun --standalone --nproc-per-node=2
+import gc
+import os
+import sys
+
+import torch
+import torch.distributed as dist
+from torch.distributed.device_mesh import init_device_mesh
+from torch.distributed.tensor import Replicate, Shard, distribute_tensor
+
+if "RANK" not in os.environ:
+    sys.exit(f"launch with: torchrun --standalone --nproc-per-node=2 {sys.argv[0]}")
+
+local_rank = int(os.environ["LOCAL_RANK"])
+world_size = int(os.environ["WORLD_SIZE"])
+use_cuda = torch.cuda.is_available() and torch.cuda.device_count() >= world_size
+device = torch.device("cuda", local_rank) if use_cuda else torch.device("cpu")
+if use_cuda:
+    torch.cuda.set_device(device)
+dist.init_process_group("nccl" if use_cuda else "gloo", device_id=device if use_cuda else None)
+mesh = init_device_mesh(device.type, (world_size,), mesh_dim_names=("tp",))
+print("mesh:", mesh.mesh.tolist(), mesh.mesh_dim_names)
+
+full = torch.arange(8.0, device=device).reshape(2, 4)
+for placement in (Shard(0), Shard(1), Replicate()):
+    dt = distribute_tensor(full, mesh, [placement])
+    print(f"{placement!s:<10} global {tuple(dt.shape)} local {dt.to_local().tolist()}")
+
+row_sharded = distribute_tensor(full, mesh, [Shard(0)])
+col_sums = row_sharded.sum(dim=0)
+print("sum over the sharded dim:", col_sums.placements, "->", col_sums.full_tensor().tolist())
+gathered = row_sharded.redistribute(mesh, [Replicate()])
+print("redistribute to Replicate:", gathered.to_local().tolist())
+
+del full, dt, row_sharded, col_sums, gathered
+gc.collect()
+dist.barrier()
+dist.destroy_process_group()

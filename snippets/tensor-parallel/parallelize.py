@@ -1,0 +1,61 @@
+# marks: distributed
+# timeout: 120
+# launch: torchrun --standalone --nproc-per-node=2
+import gc
+import os
+import sys
+
+import torch
+import torch.distributed as dist
+from torch import nn
+from torch.distributed.device_mesh import init_device_mesh
+from torch.distributed.tensor import DTensor
+from torch.distributed.tensor.parallel import ColwiseParallel, RowwiseParallel, parallelize_module
+
+if "RANK" not in os.environ:
+    sys.exit(f"launch with: torchrun --standalone --nproc-per-node=2 {sys.argv[0]}")
+
+local_rank = int(os.environ["LOCAL_RANK"])
+world_size = int(os.environ["WORLD_SIZE"])
+use_cuda = torch.cuda.is_available() and torch.cuda.device_count() >= world_size
+device = torch.device("cuda", local_rank) if use_cuda else torch.device("cpu")
+if use_cuda:
+    torch.cuda.set_device(device)
+dist.init_process_group("nccl" if use_cuda else "gloo", device_id=device if use_cuda else None)
+mesh = init_device_mesh(device.type, (world_size,), mesh_dim_names=("tp",))
+
+
+class MLP(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.up = nn.Linear(16, 64)
+        self.down = nn.Linear(64, 16)
+
+    def forward(self, x):
+        return self.down(torch.relu(self.up(x)))
+
+
+torch.manual_seed(0)
+reference = MLP().to(device)
+model = MLP().to(device)
+model.load_state_dict(reference.state_dict())
+model = parallelize_module(model, mesh, {"up": ColwiseParallel(), "down": RowwiseParallel()})
+
+for name, param in model.named_parameters():
+    print(f"{name:<12} {param.placements!s:<16} global {tuple(param.shape)} local {tuple(param.to_local().shape)}")
+
+torch.manual_seed(1)
+x = torch.randn(4, 16, device=device)
+out, expected = model(x), reference(x)
+print("output:", tuple(out.shape), "| a DTensor:", isinstance(out, DTensor))
+print("output allclose to the unsharded model:", torch.allclose(out, expected, atol=1e-6))
+
+out.sum().backward()
+expected.sum().backward()
+grad = model.up.weight.grad.full_tensor()
+print("up.weight gradient allclose:", torch.allclose(grad, reference.up.weight.grad, atol=1e-6))
+
+del model, reference, x, out, expected, grad
+gc.collect()
+dist.barrier()
+dist.destroy_process_group()
