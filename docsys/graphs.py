@@ -65,6 +65,7 @@ class _Build:
     graphs: dict[str, File] = field(default_factory=dict)  # "slug/name.py#var" -> its SVG in the site
     used: set[str] = field(default_factory=set)
     lang: str = "en"
+    root: Path = Path("snippets")
 
 
 _state = _Build()
@@ -82,8 +83,8 @@ def on_startup(*, command: str, dirty: bool) -> None:
 def on_files(files: Files, config: MkDocsConfig) -> Files:
     """Render what the cache lacks, and add every declared graph's SVG to the site."""
     global _state
-    _state = _Build(lang=_language(config))
     root = snippets_dir(config)
+    _state = _Build(lang=_language(config), root=root)
     graph_snippets = [s for s in snippets.discover(root) if s.graphs]
     if not graph_snippets:
         return files
@@ -145,6 +146,8 @@ def _declare_hint(ref: str) -> str:
     path, _, var = ref.partition("#")
     if not var:
         return f"write it as graph:{path}#<variable>"
+    if not (_state.root / path).is_file():
+        return f"there is no snippet {shown(_state.root / path)}"
     return f"declare it with '# graph: {var}' at the top of snippets/{path}"
 
 

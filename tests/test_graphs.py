@@ -9,6 +9,7 @@ import shutil
 import subprocess
 import sys
 import textwrap
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -30,7 +31,8 @@ def test_the_site_declares_graphs():
 
 @pytest.mark.parametrize("snippet", GRAPH_SNIPPETS, ids=lambda s: s.rel)
 def test_every_declared_graph_renders_the_same_in_two_processes(snippet):
-    first, second = graphs.render(snippet), graphs.render(snippet)
+    with ThreadPoolExecutor(2) as pool:
+        first, second = pool.map(graphs.render, [snippet, snippet])
     assert set(first) == set(snippet.graphs)
     for var, svg in first.items():
         assert svg.startswith(b"<?xml") and b"<svg" in svg and b"<!--" not in svg, var
@@ -214,9 +216,13 @@ def test_declared_variable_that_is_not_a_graph_fails_the_build(tmp_path):
             "index.md: ![...](graph:demo/g.py#nope) asks for a graph no snippet declares; "
             "declare it with '# graph: nope' at the top of snippets/demo/g.py",
         ),
+        (
+            "![A graph](graph:demo/g.py#g) ![Another](graph:demo/typo.py#g)\n",
+            "index.md: ![...](graph:demo/typo.py#g) asks for a graph no snippet declares; there is no snippet",
+        ),
         ("![](graph:demo/g.py#g)\n", "index.md: graph:demo/g.py#g has no alt text"),
     ],
-    ids=["unused", "undeclared", "no-alt"],
+    ids=["unused", "undeclared", "no-such-snippet", "no-alt"],
 )
 def test_strict_build_fails_on_graph_references(tmp_path, page, message):
     root = make_site(tmp_path, {"g.py": PLAIN_SNIPPET}, page)
