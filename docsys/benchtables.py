@@ -36,7 +36,9 @@ from docsys.snippets import SnippetHeaderError, load
 
 log = logging.getLogger("mkdocs.hooks.benchtables")
 
-BLOCK_RE = re.compile(r"^<!--\s*bench:\s*(?P<key>[\w./-]+)(?:\s+plot=\"(?P<plot>[^\"]+)\")?\s*-->\s*$")
+BLOCK_RE = re.compile(
+    r"^(?P<indent>[ \t]*)<!--\s*bench:\s*(?P<key>[\w./-]+)(?:\s+plot=\"(?P<plot>[^\"]+)\")?\s*-->\s*$"
+)
 ALL_RE = re.compile(r"^<!--\s*bench-all\s*-->\s*$")
 TOKEN_RE = re.compile(r"\{\{\s*(?P<fn>ratio|value):\s*(?P<args>[^}]*?)\s*\}\}")
 _ARGS_RE = re.compile(r'^(?P<key>[\w./-]+)((?:\s*,\s*"[^"]*")+)$')
@@ -125,8 +127,9 @@ def render_page(markdown: str, lang: str, results: list[Result]) -> tuple[str, l
             out.append(line)
             continue
         try:
-            if m := BLOCK_RE.match(line):
-                out.append(_block(m["key"], m["plot"], lang, index))
+            if m := BLOCK_RE.match(line):  # indented (in an admonition or tab): indent what replaces it
+                block = _block(m["key"], m["plot"], lang, index)
+                out.append("\n".join(m["indent"] + row if row else row for row in block.split("\n")))
             elif ALL_RE.match(line):
                 out.append(_all(lang, index))
             else:

@@ -115,6 +115,11 @@ def test_page_renders_table_chart_caption_and_ratio(tree):
     assert "```markdown\n<!-- bench: demo/bench_cpu -->\n```" in text  # fences are left alone
 
 
+def test_indented_block_renders_indented(tree):
+    text, found = render_page('!!! note "Result"\n\n    <!-- bench: demo/bench_cpu -->\n', "en", load_results())
+    assert found == [] and "\n    | baseline | 9.0 |" in text and "\n    <figure" in text
+
+
 def test_cuda_benchmark_without_result_says_not_yet_measured(tree):
     page = '<!-- bench: demo/bench_gpu -->\n{{ ratio: demo/bench_gpu, "a", "b", "median (ms)" }}'
     text, found = render_page(page, "zh", load_results())
