@@ -85,7 +85,10 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
     global _state
     root = snippets_dir(config)
     _state = _Build(lang=_language(config), root=root)
-    graph_snippets = [s for s in snippets.discover(root) if s.graphs]
+    try:
+        graph_snippets = [s for s in snippets.discover(root) if s.graphs]
+    except snippets.SnippetHeaderError as error:
+        raise PluginError(str(error)) from None
     if not graph_snippets:
         return files
     cache_root = Path(os.environ.get(CACHE_ENV) or Path(config.config_file_path).parent / CACHE_DIR)
@@ -113,7 +116,7 @@ def on_env(env, config: MkDocsConfig, files: Files):
     if not _dirty:
         for ref in sorted(set(_state.graphs) - _state.used):
             log.warning(
-                f"Graph '{ref}' is declared ('# graph:' in snippets/{ref.split('#')[0]}) but no "
+                f"Graph '{ref}' is declared ('# graph:' in {shown(_state.root / ref.split('#')[0])}) but no "
                 f"{_state.lang} page shows it; add ![alt text](graph:{ref}) to a page or remove it from the header"
             )
     return env
@@ -148,7 +151,7 @@ def _declare_hint(ref: str) -> str:
         return f"write it as graph:{path}#<variable>"
     if not (_state.root / path).is_file():
         return f"there is no snippet {shown(_state.root / path)}"
-    return f"declare it with '# graph: {var}' at the top of snippets/{path}"
+    return f"declare it with '# graph: {var}' at the top of {shown(_state.root / path)}"
 
 
 def site_uri(ref: str, svg: Path) -> str:
@@ -223,6 +226,7 @@ def _store(entry: Path, svgs: dict[str, bytes]) -> None:
 _DRIVER = """\
 import json, runpy, sys
 path, out, *names = sys.argv[1:]
+sys.argv = [path]
 sys.path.insert(0, path.rpartition("/")[0])
 namespace = runpy.run_path(path, run_name="__main__")
 sources = {}

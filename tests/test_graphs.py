@@ -245,3 +245,10 @@ def test_graph_inside_a_table_and_an_admonition_is_rewritten(tmp_path):
     built = (root / "site" / "index.html").read_text()
     assert built.count('<a class="graph" href="assets/graphs/demo/g.g.') == 3
     assert "![Shown as code, not drawn](graph:demo/g.py#g)" in built
+
+
+def test_bad_snippet_header_fails_the_build_in_one_line(tmp_path):
+    root = make_site(tmp_path, {"g.py": "# marks: cdua\n" + PLAIN_SNIPPET}, "![A graph](graph:demo/g.py#g)\n")
+    result = mkdocs_build(root)
+    assert result.returncode != 0
+    assert "unknown mark(s) ['cdua']" in result.stdout and "Traceback" not in result.stdout, result.stdout
