@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import shutil
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -18,7 +19,7 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from playwright.sync_api import Browser, ConsoleMessage, Page, Request, Route, sync_playwright
+from playwright.sync_api import Browser, ConsoleMessage, Page, Request, sync_playwright
 
 from docsys.paths import DEFAULT_LANG
 
@@ -32,6 +33,8 @@ CHROMIUM_FLAGS = [
     "--disable-background-networking",
     "--disable-component-update",
     "--disable-sync",
+    # Every host but the local server resolves to nothing: a request elsewhere is seen, and fails here.
+    "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
 ]
 TIMEOUT_MS = 15_000
 
@@ -39,6 +42,11 @@ TIMEOUT_MS = 15_000
 class _QuietHandler(SimpleHTTPRequestHandler):
     def log_message(self, format: str, *args: object) -> None:
         pass
+
+    def end_headers(self) -> None:
+        # As a static host would (GitHub Pages sends max-age=600): assets are reused between pages.
+        self.send_header("Cache-Control", "max-age=600")
+        super().end_headers()
 
 
 @contextmanager
@@ -85,11 +93,33 @@ class Tab:
         self.page: Page = browser.new_page(viewport={"width": 1280, "height": 900})
         self.page.set_default_timeout(TIMEOUT_MS)
         self.findings = Findings()
-        self.page.route("**/*", self._route)
+        self.page.on("request", self._request)
         self.page.on("console", self._console)
         self.page.on("pageerror", lambda error: self._note("console", f"uncaught: {error}"))
         self.page.on("requestfailed", self._request_failed)
         self.page.on("response", lambda r: r.status >= 400 and self._note("failed", f"{r.status} {r.url}"))
+        self._inflight: set[Request] = set()
+        self._last_activity = time.monotonic()
+        self.page.on("request", self._started)
+        self.page.on("requestfinished", self._ended)
+        self.page.on("requestfailed", self._ended)
+
+    def _started(self, request: Request) -> None:
+        self._inflight.add(request)
+        self._last_activity = time.monotonic()
+
+    def _ended(self, request: Request) -> None:
+        self._inflight.discard(request)
+        self._last_activity = time.monotonic()
+
+    def settle(self, quiet_s: float = 0.15) -> None:
+        """Wait until no request has been in flight for quiet_s (the search index and its worker's
+        scripts load after the page's load event). Playwright's "networkidle" waits 0.5 s per page."""
+        deadline = time.monotonic() + TIMEOUT_MS / 1000
+        while self._inflight or time.monotonic() - self._last_activity < quiet_s:
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"{self.path()}: requests still in flight: {[r.url for r in self._inflight]}")
+            self.page.wait_for_timeout(25)
 
     def _note(self, kind: str, text: str) -> None:
         getattr(self.findings, kind).append(f"{self.path()}: {text}")
@@ -98,13 +128,10 @@ class Tab:
         if message.type == "error":
             self._note("console", f"{message.text} ({message.location['url']})")
 
-    def _route(self, route: Route) -> None:
-        url = urlsplit(route.request.url)
+    def _request(self, request: Request) -> None:
+        url = urlsplit(request.url)
         if url.scheme in ("http", "https", "ws", "wss") and url.netloc != self.host:
-            self._note("offsite", route.request.url)
-            route.abort("blockedbyclient")
-        else:
-            route.continue_()
+            self._note("offsite", request.url)
 
     def _request_failed(self, request: Request) -> None:
         # ERR_ABORTED: the reader moved on to the next page before this request finished.
@@ -116,17 +143,20 @@ class Tab:
         return urlsplit(self.page.url).path
 
     def open(self, path: str) -> None:
-        """Load a page and wait until the network is idle, so late requests are seen too."""
-        self.page.goto(self.base + path, wait_until="networkidle")
+        """Load a page and let it settle, so that late requests are seen too."""
+        self.page.goto(self.base + path, wait_until="load")
+        self.settle()
 
     def switch_language(self, lang: str, settle: bool = True) -> str:
         """Choose `lang` in the header's language selector, as a reader does; returns the path landed on.
 
-        settle: wait until the network is idle on the new page (else only until it has loaded).
+        settle: load the new page and let it settle; else only until its URL is known.
         """
         self.page.hover(".md-header__option:has(a.md-select__link)")
-        with self.page.expect_navigation(wait_until="networkidle" if settle else "load"):
+        with self.page.expect_navigation(wait_until="load" if settle else "commit"):
             self.page.click(f'.md-header a.md-select__link[hreflang="{lang}"]')
+        if settle:
+            self.settle()
         return self.path()
 
     def html_lang(self) -> str:
@@ -199,9 +229,10 @@ def audit(browser: Browser, base: str, pairs: list[PagePair]) -> SiteReport:
                 report.code_blocks += blocks
                 if buttons < blocks:
                     report.no_copy_button.append(f"{here}: {blocks - buttons} of {blocks} code blocks")
-                landed = tab.switch_language(lang, settle=lang != DEFAULT_LANG)  # en was already seen settled
-                if landed != want or tab.html_lang() != lang:
-                    report.switches.append(f"{here} -> {lang}: landed on {landed} (lang={tab.html_lang()}), not {want}")
+                settle = lang != DEFAULT_LANG  # the en page was audited when it was opened
+                landed = tab.switch_language(lang, settle=settle)
+                if landed != want or (settle and tab.html_lang() != lang):
+                    report.switches.append(f"{here} -> {lang}: landed on {landed}, not {want}")
                     break
         report.findings = tab.findings
     finally:
