@@ -9,6 +9,7 @@ MKDOCS_YML = ROOT / "mkdocs.yml"
 LANGS = ("en", "zh")
 DEFAULT_LANG = "en"
 OUTPUT_SUFFIX = ".out"
+ARTIFACTS_DIR = ROOT / "test-artifacts"  # git-ignored: what a test run leaves for a person (screenshots)
 
 
 def lang_dir(lang: str) -> Path:

@@ -14,12 +14,10 @@ import pytest
 
 from docsys import minisite
 from docsys.browser import Tab, audit, launch, pairs_of, serve
-from docsys.paths import DEFAULT_LANG, ROOT, page_paths
+from docsys.paths import ARTIFACTS_DIR, DEFAULT_LANG, page_paths
 from docsys.site import built_page
 
 pytestmark = pytest.mark.xdist_group("site")
-
-ARTIFACTS = ROOT / "test-artifacts"
 
 
 @pytest.fixture(scope="module")
@@ -92,10 +90,10 @@ def test_search_finds_the_mixed_precision_page(tab, start, query, expected):
 
 
 def test_screenshots_of_an_en_and_a_zh_page(tab):
-    ARTIFACTS.mkdir(exist_ok=True)
+    ARTIFACTS_DIR.mkdir(exist_ok=True)
     for lang, path in (("en", "/autograd/"), ("zh", "/zh/autograd/")):
         tab.open(path)
-        shot = ARTIFACTS / f"{lang}-autograd.png"
+        shot = ARTIFACTS_DIR / f"{lang}-autograd.png"
         tab.page.screenshot(path=shot)
         assert shot.stat().st_size > 10_000
         print(f"screenshot: {shot}")
