@@ -1,0 +1,25 @@
+import torch
+
+
+def describe(value):
+    return f"tensor of shape {tuple(value.shape)}" if isinstance(value, torch.Tensor) else f"size {value}"
+
+
+def counting_backend(graph_module, example_inputs):
+    placeholders = graph_module.graph.find_nodes(op="placeholder")
+    print("  compiling a graph for", ", ".join(describe(node.meta["example_value"]) for node in placeholders))
+    return graph_module.forward
+
+
+def scale(x):
+    return x * 2 + 1
+
+
+for dynamic in (None, True):
+    torch._dynamo.reset()
+    compiled = torch.compile(scale, backend=counting_backend, dynamic=dynamic)
+    print(f"dynamic={dynamic}")
+    for length in (4, 8, 16):
+        print(" call with length", length)
+        compiled(torch.ones(length))
+torch._dynamo.reset()
