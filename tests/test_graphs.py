@@ -252,3 +252,42 @@ def test_bad_snippet_header_fails_the_build_in_one_line(tmp_path):
     result = mkdocs_build(root)
     assert result.returncode != 0
     assert "unknown mark(s) ['cdua']" in result.stdout and "Traceback" not in result.stdout, result.stdout
+
+
+def test_mkdocs_serve_redraws_a_graph_when_its_snippet_changes(tmp_path):
+    import socket
+    import time
+    import urllib.request
+
+    root = make_site(tmp_path, {"g.py": PLAIN_SNIPPET}, "![A graph](graph:demo/g.py#g)\n")
+    (root / "mkdocs.yml").write_text((root / "mkdocs.yml").read_text() + "watch: [snippets]\n")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    argv = [sys.executable, "-m", "mkdocs", "serve", "-a", f"127.0.0.1:{port}"]
+    server = subprocess.Popen(argv, cwd=root, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    def graph_url(previous: str | None) -> str:
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline:
+            try:
+                page = urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5).read().decode()
+                found = re.search(r'src="(assets/graphs/[^"]+\.svg)"', page)
+                if found and found[1] != previous:
+                    return found[1]
+            except OSError:
+                pass
+            time.sleep(0.5)
+        raise AssertionError(f"mkdocs serve showed no new graph (previous: {previous})")
+
+    try:
+        before = graph_url(None)
+        snippet = root / "snippets" / "demo" / "g.py"
+        snippet.write_text(snippet.read_text() + 'g.node("added", "a node added while serving")\n')
+        after = graph_url(before)
+        svg = urllib.request.urlopen(f"http://127.0.0.1:{port}/{after}", timeout=5).read()
+        assert b"a node added while serving" in svg
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
