@@ -1,35 +1,44 @@
 """Launch every multi-process snippet (`# launch:` header) N times, the way the tests do.
 
-    .venv/bin/python scripts/stress_distributed.py --runs 20 [PATTERN ...]
+    .venv/bin/python scripts/stress_distributed.py --runs 3 [PATTERN ...]
 
 Each launch goes through docsys.snippets.run: torchrun with 2 processes, per-rank output
 compared with the recording, every process of the run killed when it ends. Prints one line
-per failure, then the totals and any process still alive that looks like a launch.
+per failure, then the totals and any process this script started that is still alive.
 """
 
 from __future__ import annotations
 
 import argparse
 import fnmatch
+import os
 import sys
 import time
+import uuid
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from docsys.markers import skip_reason
 from docsys.snippets import discover, failure_message, run
 
+STRESS_ID_VAR = "DOCSYS_STRESS_ID"
 
-def _launch_processes(paths: list[str]) -> list[str]:
-    """Live processes whose command line is torchrun or one of these snippets (like `pgrep -af`)."""
+
+def _processes_started_here() -> list[str]:
+    """Live processes (other than this one) that inherited this script's STRESS_ID_VAR:
+    every launcher, rank and grandchild started by this run, and nothing else."""
+    needle = f"{STRESS_ID_VAR}={os.environ[STRESS_ID_VAR]}".encode()
     found = []
     for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+            continue
         try:
-            cmd = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+            if needle in (entry / "environ").read_bytes().split(b"\0"):
+                cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+                found.append(f"{entry.name} {cmdline.strip()}")
         except OSError:
             continue
-        if entry.name.isdigit() and ("torchrun" in cmd or any(p in cmd for p in paths)):
-            found.append(f"{entry.name} {cmd.strip()}")
     return found
 
 
@@ -41,8 +50,11 @@ def main() -> int:
     chosen = [
         s
         for s in discover()
-        if s.launch and (not args.patterns or any(fnmatch.fnmatch(s.rel, p) or p in s.rel for p in args.patterns))
+        if s.launch
+        and skip_reason(s.marks) is None
+        and (not args.patterns or any(fnmatch.fnmatch(s.rel, p) or p in s.rel for p in args.patterns))
     ]
+    os.environ[STRESS_ID_VAR] = uuid.uuid4().hex  # inherited by every process we start
     failures = launches = 0
     start = time.monotonic()
     for i in range(args.runs):
@@ -53,10 +65,11 @@ def main() -> int:
                 failures += 1
                 print(f"run {i + 1} FAILED {message.splitlines()[0]}\n  " + "\n  ".join(message.splitlines()[-6:]))
         print(f"round {i + 1}/{args.runs}: {launches} launches, {failures} failures", flush=True)
-    left = "\n".join(_launch_processes([str(s.path) for s in chosen]))
+    time.sleep(1)
+    left = "\n".join(_processes_started_here())
     print(f"snippets: {', '.join(s.rel for s in chosen)}")
     print(f"launches: {launches}  failures: {failures}  wall: {time.monotonic() - start:.0f} s")
-    print(f"leftover processes (torchrun, or a launched snippet): {left or 'none'}")
+    print(f"leftover processes started by this run: {left or 'none'}")
     return 1 if failures or left else 0
 
 
