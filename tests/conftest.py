@@ -23,6 +23,22 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
         pytest.skip(reason)
 
 
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Make `--dist=loadgroup` group again under pytest 9.2 (pytest-xdist 3.8.0 is the newest).
+
+    xdist marks an item's group by setting `item._nodeid = "<id>@<group>"`, but pytest 9.2 derives
+    `nodeid` from `item._id`, so the suffix was lost and every xdist_group("site") test could land
+    on any worker, each worker then building the site and starting a browser of its own.
+    """
+    from _pytest.nodeid import NodeId
+
+    for item in items:
+        grouped = getattr(item, "_nodeid", None)
+        if isinstance(grouped, str) and "@" in grouped and item.nodeid != grouped:
+            item._id = NodeId.parse(grouped)
+
+
 @pytest.fixture(scope="session")
 def built_site(tmp_path_factory: pytest.TempPathFactory):
     """One strict build per test session (tests using it share an xdist group)."""

@@ -109,6 +109,8 @@ def _audit_small_site(browser, docs: Path, site_dir: Path):
         return audit(browser, base, pairs_of(built.path))
 
 
+# These need no full build: their own xdist group lets them run beside the full site's tests.
+SMALL_SITE = pytest.mark.xdist_group("small-site")
 EXTERNAL_FONT = "https://fonts.googleapis.com/css2?family=Roboto&display=swap"
 
 
@@ -130,6 +132,7 @@ def small_site_reports(browser, tmp_path_factory):
     return clean, _audit_small_site(browser, docs, tmp / "faulty")
 
 
+@SMALL_SITE
 def test_clean_small_site_passes_every_browser_check(small_site_reports):
     clean, _ = small_site_reports
     assert clean.visited == 4 and clean.code_blocks == 2
@@ -137,16 +140,19 @@ def test_clean_small_site_passes_every_browser_check(small_site_reports):
     assert not (clean.findings.offsite or clean.findings.console or clean.findings.failed), clean.findings
 
 
+@SMALL_SITE
 def test_planted_external_font_is_caught(small_site_reports):
     offsite = small_site_reports[1].findings.offsite
     assert any(entry.endswith(f": {EXTERNAL_FONT}") for entry in offsite), offsite
 
 
+@SMALL_SITE
 def test_planted_broken_language_switch_target_is_caught(small_site_reports):
     switches = small_site_reports[1].switches
     assert any(s.startswith("/mixed-precision/ -> zh: landed on /zh/,") for s in switches), switches
 
 
+@SMALL_SITE
 def test_planted_console_error_is_caught(small_site_reports):
     findings = small_site_reports[1].findings
     assert any(c.startswith("/: ") and "404" in c and "missing-figure.png" in c for c in findings.console), findings

@@ -57,3 +57,10 @@ def test_built_pages_load_nothing_from_other_hosts(built_site):
             offenders.append(f"{page.relative_to(built_site.path)}: {tag}")
     offenders = [o for o in offenders if 'rel="canonical"' not in o and 'hreflang' not in o]
     assert not offenders, "\n".join(offenders[:10])
+
+
+def test_site_tests_share_one_worker(request):
+    """The tests that share one build are one xdist group (see conftest's loadgroup shim)."""
+    if not hasattr(request.config, "workerinput"):
+        pytest.skip("runs without pytest-xdist: nothing to group")
+    assert request.node.nodeid.endswith("@site"), request.node.nodeid

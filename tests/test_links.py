@@ -22,6 +22,7 @@ def test_every_internal_link_and_anchor_resolves(built_site):
     print("\n".join(f"  {url}" for url in report.external))
 
 
+@pytest.mark.xdist_group("small-site")  # needs no full build: may run beside the full site's tests
 def test_planted_broken_links_are_caught(tmp_path: Path):
     """Faults the strict build lets through (raw HTML is not validated by MkDocs), in both languages."""
     docs = minisite.write_docs(tmp_path)
