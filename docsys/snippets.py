@@ -10,6 +10,8 @@ compared on every test run after `normalize`. Leading comment lines may declare:
                                 how to start it (default: python); a torchrun
                                 launch records each rank's stdout as `[rankN] ...`
                                 lines, grouped by rank in rank order
+    # graph: dot                module-level graphviz.Digraph variables that the site
+                                build draws (see docsys.graphs)
 """
 
 from __future__ import annotations
