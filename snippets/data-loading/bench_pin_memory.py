@@ -19,7 +19,7 @@ def epoch_seconds(loader, non_blocking):
     return time.perf_counter() - start
 
 
-print("| variant | median epoch (ms) | host-to-device (GB/s) |")
+print("| variant | median epoch (ms) | throughput (GB/s) |")
 print("|---|---|---|")
 gigabytes = data.tensors[0].nbytes / 1e9
 for pin_memory in (False, True):
