@@ -14,6 +14,7 @@ from torch.utils.data import DataLoader, DistributedSampler, TensorDataset
 if "RANK" not in os.environ:
     sys.exit(f"launch with: torchrun --standalone --nproc-per-node=2 {sys.argv[0]}")
 
+# --8<-- [start:setup]
 rank = int(os.environ["RANK"])
 local_rank = int(os.environ["LOCAL_RANK"])
 world_size = int(os.environ["WORLD_SIZE"])
@@ -22,6 +23,7 @@ device = torch.device("cuda", local_rank) if use_cuda else torch.device("cpu")
 if use_cuda:
     torch.cuda.set_device(device)
 dist.init_process_group("nccl" if use_cuda else "gloo", device_id=device if use_cuda else None)
+# --8<-- [end:setup]
 print(f"RANK={rank} LOCAL_RANK={local_rank} WORLD_SIZE={world_size} MASTER_ADDR={os.environ['MASTER_ADDR']}")
 
 torch.manual_seed(0)
