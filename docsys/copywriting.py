@@ -63,11 +63,38 @@ def visible_markdown(text: str) -> str:
     return "".join(out)
 
 
+_SWITCH = re.compile(r"autocorrect[-:]\s*(disable|enable|false|true)")
+
+
+def switch_problems(text: str, label: str) -> list[Finding]:
+    """AutoCorrect's off/on comments that would silence more than their block.
+
+    `<!-- autocorrect-disable -->` without a blank line before and after it turns the check off
+    for the rest of the page, and so does one that is never followed by `<!-- autocorrect-enable -->`.
+    """
+    lines = text.splitlines()
+    problems, disabled_at = [], None
+    for i, line in enumerate(lines):
+        switch = _SWITCH.search(line)
+        if not switch:
+            continue
+        alone = line.strip() == f"<!-- {switch.group(0)} -->"
+        spaced = (i == 0 or not lines[i - 1].strip()) and (i + 1 == len(lines) or not lines[i + 1].strip())
+        if not (alone and spaced):
+            want = "<!-- autocorrect-disable --> or <!-- autocorrect-enable -->, alone, with a blank line around it"
+            problems.append(Finding(label, i + 1, 1, line, want))
+        disabled_at = i if switch.group(1) in ("disable", "false") else None
+    if disabled_at is not None:
+        problems.append(Finding(label, disabled_at + 1, 1, lines[disabled_at], "add <!-- autocorrect-enable --> after"))
+    return problems
+
+
 def lint_text(text: str, label: str) -> list[Finding]:
     """AutoCorrect's findings (errors and warnings alike) in one Markdown page."""
     _load_config()
     result = autocorrect_py.lint_for(visible_markdown(text), "page.md")
-    return [Finding(label, r.line, r.col, r.old, r.new) for r in result.lines]
+    findings = [Finding(label, r.line, r.col, r.old, r.new) for r in result.lines]
+    return switch_problems(text, label) + findings
 
 
 def lint_config(config: Path = MKDOCS_YML) -> list[Finding]:

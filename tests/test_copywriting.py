@@ -52,6 +52,24 @@ def test_bad_spacing_inside_an_admonition_is_caught():
     assert [(f.line, f.new) for f in findings] == [(4, "在 GPU 上运行。"), (7, "嵌套的 CPU 块。")]
 
 
+def test_an_exception_covers_only_its_block():
+    page = (
+        "# 标题 { #t }\n\n<!-- autocorrect-disable -->\n\n在GPU上运行\n\n<!-- autocorrect-enable -->\n\n"
+        "在CPU上运行\n"
+    )
+    assert [(f.line, f.new) for f in lint_text(page, "x.md")] == [(9, "在 CPU 上运行")]
+
+
+def test_an_exception_that_would_silence_the_rest_of_the_page_is_caught():
+    unspaced = (
+        "# 标题 { #t }\n\n<!-- autocorrect-disable -->\n在GPU上运行\n<!-- autocorrect-enable -->\n\n"
+        "在CPU上运行\n"
+    )
+    assert [f.line for f in lint_text(unspaced, "x.md")] == [3, 5]
+    unclosed = "# 标题 { #t }\n\n<!-- autocorrect-disable -->\n\n在GPU上运行\n"
+    assert [(f.line, f.new) for f in lint_text(unclosed, "x.md")] == [(3, "add <!-- autocorrect-enable --> after")]
+
+
 def test_bad_spacing_in_a_zh_nav_title_is_caught(tmp_path: Path):
     config = tmp_path / "mkdocs.yml"
     config.write_text(
