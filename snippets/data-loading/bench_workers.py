@@ -1,4 +1,5 @@
 # marks: slow
+# timeout: 120
 import statistics
 import time
 import warnings

@@ -1,4 +1,5 @@
 # marks: slow
+# timeout: 120
 import torch
 from torch.utils import benchmark
 
