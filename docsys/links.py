@@ -54,11 +54,13 @@ def check_site(site_dir: Path) -> LinkReport:
     if proc.returncode not in (0, 2):  # 2: some links are broken; anything else: lychee itself failed
         raise RuntimeError(f"lychee exited with {proc.returncode}:\n{proc.stderr}{proc.stdout}")
     report = json.loads(proc.stdout)
-    broken = [
-        f"{page.removeprefix('./')}: {_local(entry['url'], site_dir)} ({entry['status']['text']})"
-        for page, entries in sorted(report["error_map"].items())
-        for entry in entries
-    ]
+    broken = list(  # one line per page and target, however often the page repeats the link
+        dict.fromkeys(
+            f"{page.removeprefix('./')}: {_local(entry['url'], site_dir)} ({entry['status']['text']})"
+            for page, entries in sorted(report["error_map"].items())
+            for entry in entries
+        )
+    )
     external = sorted(
         {
             entry["url"]
