@@ -128,3 +128,30 @@ def test_without_torchrun_a_launched_snippet_prints_how_to_launch_it(snippet):
     assert proc.stdout == ""
     expected = f"launch with: {' '.join(snippet.launch)} {snippet.path}"
     assert proc.stderr.strip().splitlines() == [expected], proc.stderr
+
+
+SHUTDOWN = ("gc.collect()", "dist.barrier()", "dist.destroy_process_group()")
+
+
+def _shutdown_problem(source: str) -> str | None:
+    """Why a launched script does not end with the clean shutdown (docs/en/ddp.md#shutdown):
+    `del` of what it holds, gc.collect(), a barrier, then destroy_process_group()."""
+    lines = [line.strip() for line in source.strip().splitlines()]
+    if tuple(lines[-3:]) != SHUTDOWN:
+        return f"last lines are {lines[-3:]}, expected {list(SHUTDOWN)}"
+    if len(lines) < 4 or not lines[-4].startswith("del "):
+        return "the line before gc.collect() must `del` the model, optimizer and tensors"
+    return None
+
+
+@pytest.mark.parametrize("snippet", LAUNCHED, ids=lambda s: s.rel)
+def test_a_launched_snippet_releases_everything_before_destroying_its_group(snippet):
+    problem = _shutdown_problem(snippet.path.read_text(encoding="utf-8"))
+    assert problem is None, f"{snippet.rel}: {problem}"
+
+
+def test_the_shutdown_check_catches_a_script_that_skips_the_release():
+    good = "x = 1\ndel model, optimizer\ngc.collect()\ndist.barrier()\ndist.destroy_process_group()\n"
+    assert _shutdown_problem(good) is None
+    assert "expected" in (_shutdown_problem("x = 1\ndist.destroy_process_group()\n") or "")
+    assert "del" in (_shutdown_problem("x = 1\ngc.collect()\ndist.barrier()\ndist.destroy_process_group()\n") or "")
