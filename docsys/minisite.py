@@ -88,6 +88,8 @@ args = json.loads(sys.argv[1])
 config = load_config(
     args["config"], docs_dir=args["docs_dir"], site_dir=args["site_dir"], nav=args["nav"], strict=False
 )
+if args["without_overrides"]:  # the theme as Material ships it, without overrides/ (custom_dir)
+    config.theme.dirs = [d for d in config.theme.dirs if d != args["overrides"]]
 config.plugins.on_startup(command="build", dirty=False)
 try:
     build(config)
@@ -106,13 +108,20 @@ def write_docs(tmp: Path) -> Path:
     return docs
 
 
-def build(docs: Path, site_dir: Path) -> Build:
-    """Build a docs tree with the project's mkdocs.yml (and its hooks).
+def build(docs: Path, site_dir: Path, without_overrides: bool = False) -> Build:
+    """Build a docs tree with the project's mkdocs.yml (and its hooks); optionally without overrides/.
 
     Not strict: hooks rightly warn about products (graphs, tables) that no page of the small site
     shows. The checks under test must find the planted fault by themselves.
     """
-    args = {"config": str(MKDOCS_YML), "docs_dir": str(docs), "site_dir": str(site_dir), "nav": NAV}
+    args = {
+        "config": str(MKDOCS_YML),
+        "docs_dir": str(docs),
+        "site_dir": str(site_dir),
+        "nav": NAV,
+        "overrides": str(ROOT / "overrides"),
+        "without_overrides": without_overrides,
+    }
     proc = subprocess.run(
         [sys.executable, "-c", _BUILD, json.dumps(args)],
         cwd=ROOT,
