@@ -178,9 +178,11 @@ def run(snippet: Snippet) -> RunResult:
                 returncode = proc.wait(timeout=snippet.timeout)
                 timed_out = False
             except subprocess.TimeoutExpired:
-                timed_out = True
+                returncode, timed_out = -9, True
+            except BaseException:  # interrupted (Ctrl-C, pytest-timeout): still leave nothing running
+                _kill_all(token, proc)
+                raise
             leftovers = _kill_all(token, proc)
-            returncode = -9 if timed_out else returncode
             out.seek(0)
             err.seek(0)
             stdout, stderr = out.read(), err.read()

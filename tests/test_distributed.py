@@ -9,6 +9,7 @@ hanging rank, not a detached grandchild.
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 import textwrap
@@ -113,6 +114,41 @@ def test_a_detached_leftover_process_fails_the_run_and_is_killed(tmp_path):
     assert "left processes running" in (failure_message(orphan, result) or "")
     time.sleep(0.5)
     assert not [pid for pid in _pids(pids) if _alive(pid)], "the leftover was not killed"
+
+
+class _Interrupted(Exception):
+    pass
+
+
+def test_an_interrupted_run_still_kills_everything(tmp_path):
+    pids = tmp_path / "pids"
+    stuck = _plant(
+        tmp_path,
+        "stuck.py",
+        f"""
+        import os, subprocess, time
+        child = subprocess.Popen(["sleep", "300"], start_new_session=True)
+        with open({str(pids)!r}, "w") as f:
+            print(os.getpid(), child.pid, file=f)
+        time.sleep(600)
+        """,
+        launch=(),
+    )
+
+    def interrupt(signum, frame):
+        raise _Interrupted
+
+    previous = signal.signal(signal.SIGALRM, interrupt)
+    signal.setitimer(signal.ITIMER_REAL, 2.0)
+    try:
+        with pytest.raises(_Interrupted):
+            run(stuck)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    time.sleep(0.5)
+    assert len(_pids(pids)) == 2
+    assert not [pid for pid in _pids(pids) if _alive(pid)], "a process survived the interrupted run"
 
 
 @pytest.mark.parametrize("snippet", LAUNCHED, ids=lambda s: s.rel)
