@@ -31,6 +31,7 @@ from types import SimpleNamespace
 
 import jupytext
 import nbformat
+from markdown.extensions.toc import slugify, unique
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.plugins import event_priority
 from mkdocs.structure.files import Files
@@ -80,6 +81,27 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
     return files
 
 
+def on_page_content(html: str, page, config: MkDocsConfig, files: Files) -> str:
+    """Give a notebook page's headings and table of contents the same ids, in every language.
+
+    mkdocs-jupyter slugs its table of contents with one function and nbconvert slugs the
+    headings with another, so their links disagree ("#stage-5" vs "stage-5-torchcompile"),
+    and Chinese headings get empty ids. Both are replaced by slugs of the English headings.
+    """
+    if not page.file.src_uri.endswith(".ipynb"):
+        return html
+    ids = heading_ids(read(SOURCES_DIR / f"{PurePosixPath(page.file.src_uri).stem}.py"))
+    headings, toc = list(_HEADING_RE.finditer(html)), list(_flatten(page.toc))
+    if not len(headings) == len(toc) == len(ids):
+        log.warning("notebooks: %s has %d headings, %d TOC entries and %d English headings; anchors left as is",
+                    page.file.src_uri, len(headings), len(toc), len(ids))
+        return html
+    for item, anchor in zip(toc, ids, strict=True):
+        item.id = anchor
+    new_ids = iter(ids)
+    return _HEADING_RE.sub(lambda m: _with_anchor(m, next(new_ids)), html)
+
+
 def on_post_page(output: str, page, config: MkDocsConfig) -> str:
     """Move mkdocs-jupyter's inline stylesheets (~580 KB per page) into one cached file."""
     if not page.file.src_uri.endswith(".ipynb"):
@@ -89,6 +111,8 @@ def on_post_page(output: str, page, config: MkDocsConfig) -> str:
 
 # --- building blocks ---------------------------------------------------------------------
 
+_HEADING_RE = re.compile(r'<h(?P<level>[1-6])(?P<attrs>[^>]*?) id="[^"]*"(?P<body>.*?)</h(?P=level)>', re.S)
+_ANCHOR_LINK_RE = re.compile(r'(<a class="anchor-link" href=")#[^"]*(")')
 _STYLE_RE = re.compile(r"<style[^>]*>(?P<css>(?:(?!</style>).){4096,}?)</style>", re.S)
 
 
@@ -100,6 +124,27 @@ def _stylesheet_link(css: str, page_url: str, site_dir: Path) -> str:
         target.write_text(css, encoding="utf-8")
     return f'<link rel="stylesheet" href="{get_relative_url(name, page_url)}">'
 
+
+
+def heading_ids(notebook: nbformat.NotebookNode) -> list[str]:
+    """Slugs of the English Markdown headings, in order, made unique as MkDocs does."""
+    ids: list[str] = []
+    for cell in notebook.cells:
+        if cell.cell_type == "markdown" and cell.metadata.get("lang") == DEFAULT_LANG:
+            for title in re.findall(r"^#{1,6}\s+(.+?)\s*$", cell.source, re.M):
+                ids.append(unique(slugify(title.replace("`", ""), "-"), set(ids)))
+    return ids
+
+
+def _flatten(toc):
+    for item in toc:
+        yield item
+        yield from _flatten(item.children)
+
+
+def _with_anchor(match: re.Match, anchor: str) -> str:
+    body = _ANCHOR_LINK_RE.sub(rf"\g<1>#{anchor}\g<2>", match["body"], count=1)
+    return f'<h{match["level"]}{match["attrs"]} id="{anchor}"{body}</h{match["level"]}>'
 
 
 def sources() -> list[Path]:
