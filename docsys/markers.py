@@ -51,6 +51,15 @@ def _needs_distributed() -> str | None:
     return None
 
 
+def _needs_no_gpu() -> str | None:
+    if _cuda_device_count() > 0:
+        return (
+            "cpu_only: its recorded output shows the fallback on a machine without CUDA GPUs; "
+            "its GPU twin is marked cuda/multi_gpu"
+        )
+    return None
+
+
 def _slow_allowed() -> str | None:
     if os.environ.get("SKIP_SLOW") == "1":
         return "slow: skipped because SKIP_SLOW=1; unset it to run slow tests"
@@ -64,6 +73,7 @@ MARKERS: dict[str, Marker] = {
         Marker("multi_gpu", "needs two or more CUDA GPUs", _needs_two_gpus),
         Marker("distributed", "launched with torchrun as several processes", _needs_distributed),
         Marker("slow", "takes more than a few seconds; SKIP_SLOW=1 skips it", _slow_allowed),
+        Marker("cpu_only", "prints what a machine without CUDA GPUs does (a fallback)", _needs_no_gpu),
     )
 }
 

@@ -167,3 +167,15 @@ def test_main_guarded_page_block_really_runs(tmp_path):
     page.write_text('```python\nif __name__ == "__main__":\n    print("ran")\n```\n')
     (block,) = page_blocks(page)
     assert execute(block) == "ran\n"
+
+
+def test_markers_skip_exactly_where_their_condition_is_missing(monkeypatch):
+    from docsys import markers
+
+    monkeypatch.setattr(markers, "_cuda_device_count", lambda: 1)
+    assert markers.skip_reason(["cpu_only"]).startswith("cpu_only: its recorded output shows the fallback")
+    assert markers.skip_reason(["cuda"]) is None
+    assert markers.skip_reason(["multi_gpu"]).startswith("multi_gpu: needs 2+ CUDA GPUs, found 1")
+    monkeypatch.setattr(markers, "_cuda_device_count", lambda: 0)
+    assert markers.skip_reason(["cpu_only"]) is None
+    assert markers.skip_reason(["cuda"]).startswith("cuda: needs a CUDA GPU")

@@ -1,3 +1,4 @@
+# marks: cpu_only
 import torch
 from torch import nn
 

@@ -1,3 +1,4 @@
+# marks: cpu_only
 import warnings
 
 import torch
