@@ -5,17 +5,16 @@
 from __future__ import annotations
 
 import argparse
-import fnmatch
 import sys
 
 from docsys.bench import bench_command, is_benchmark, measure
 from docsys.gpu import gpu_command, is_gpu_snippet, mark_not_recorded, record_one
 from docsys.markers import skip_reason
-from docsys.snippets import discover, record
+from docsys.snippets import discover, record, select
 
 
 def _record(patterns: list[str]) -> int:
-    chosen = [s for s in discover() if not patterns or any(fnmatch.fnmatch(s.rel, p) or p in s.rel for p in patterns)]
+    chosen = select(discover(), patterns)
     if not chosen:
         print(f"no snippet matches {patterns}", file=sys.stderr)
         return 2

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from docsys.paths import ROOT, SNIPPETS_DIR
-from docsys.snippets import Snippet, discover
+from docsys.snippets import Snippet, discover, select
 
 BENCH_GLOB = "bench_*.py"
 RESULTS_ENV = "DOCSYS_BENCH_RESULTS"  # tests point this at a scratch directory
@@ -289,12 +289,11 @@ def problems(results: list[Result], snippets: list[Snippet]) -> list[str]:
 
 def bench_command(patterns: list[str]) -> int:
     """`python -m docsys bench [PATTERN ...]`: run benchmarks, write `.out` and result files."""
-    import fnmatch
     import sys
 
     from docsys.markers import skip_reason
 
-    chosen = [s for s in benchmarks() if not patterns or any(fnmatch.fnmatch(s.rel, p) or p in s.rel for p in patterns)]
+    chosen = select(benchmarks(), patterns)
     if not chosen:
         print(f"no benchmark snippet (snippets/**/{BENCH_GLOB}) matches {patterns}", file=sys.stderr)
         return 2

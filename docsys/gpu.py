@@ -26,7 +26,6 @@ internet); tests/test_gpu.py checks that this command imports nothing more.
 from __future__ import annotations
 
 import datetime as dt
-import fnmatch
 import functools
 import hashlib
 import json
@@ -40,7 +39,7 @@ from pathlib import Path
 
 from docsys.bench import is_benchmark
 from docsys.markers import skip_reason
-from docsys.snippets import Snippet, discover, normalize, output_diff, record
+from docsys.snippets import Snippet, discover, normalize, output_diff, record, select
 
 GPU_MARKS = ("cuda", "multi_gpu")
 PROVENANCE_SUFFIX = ".gpu.json"
@@ -278,9 +277,7 @@ def cuda_missing() -> str | None:
 
 def gpu_command(patterns: list[str], check: bool = False) -> int:
     """`python -m docsys gpu [--check] [PATTERN ...]`; see the module docstring."""
-    chosen = [
-        s for s in gpu_snippets() if not patterns or any(fnmatch.fnmatch(s.rel, p) or p in s.rel for p in patterns)
-    ]
+    chosen = select(gpu_snippets(), patterns)
     if not chosen:
         print(f"no snippet marked {' or '.join(GPU_MARKS)} matches {patterns or 'anything'}")
         return 2 if patterns else 0

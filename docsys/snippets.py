@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import difflib
+import fnmatch
 import os
 import re
 import shlex
@@ -95,6 +96,11 @@ def discover(root: Path = SNIPPETS_DIR) -> list[Snippet]:
     return [load(p) for p in sorted(root.rglob("*.py"))]
 
 
+def select(snippets: list[Snippet], patterns: list[str]) -> list[Snippet]:
+    """The snippets whose path matches any pattern (a glob or a substring); all if none given."""
+    return [s for s in snippets if not patterns or any(fnmatch.fnmatch(s.rel, p) or p in s.rel for p in patterns)]
+
+
 def command(snippet: Snippet) -> list[str]:
     """The command that runs a snippet: its `# launch:` line (default: this Python)."""
     program, *args = snippet.launch or ("python",)
@@ -109,11 +115,16 @@ RUN_ID_VAR = "DOCSYS_RUN_ID"
 
 
 def _processes_of(token: str) -> list[tuple[int, str]]:
-    """(pid, command line) of every live process whose environment carries this run's token.
+    """Every live process of one run.
 
     torchrun starts each rank in a new session, so a process group does not cover the
     ranks; the inherited environment variable does, whatever the process did to detach."""
-    needle = f"{RUN_ID_VAR}={token}".encode()
+    return processes_with_env(RUN_ID_VAR, token)
+
+
+def processes_with_env(name: str, value: str) -> list[tuple[int, str]]:
+    """(pid, command line) of every live process but this one whose environment has name=value."""
+    needle = f"{name}={value}".encode()
     found = []
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit() or int(entry.name) == os.getpid():

@@ -10,7 +10,6 @@ per failure, then the totals and any process this script started that is still a
 from __future__ import annotations
 
 import argparse
-import fnmatch
 import os
 import sys
 import time
@@ -20,26 +19,14 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from docsys.markers import skip_reason
-from docsys.snippets import discover, failure_message, run
+from docsys.snippets import discover, failure_message, processes_with_env, run, select
 
 STRESS_ID_VAR = "DOCSYS_STRESS_ID"
 
 
 def _processes_started_here() -> list[str]:
-    """Live processes (other than this one) that inherited this script's STRESS_ID_VAR:
-    every launcher, rank and grandchild started by this run, and nothing else."""
-    needle = f"{STRESS_ID_VAR}={os.environ[STRESS_ID_VAR]}".encode()
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit() or int(entry.name) == os.getpid():
-            continue
-        try:
-            if needle in (entry / "environ").read_bytes().split(b"\0"):
-                cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
-                found.append(f"{entry.name} {cmdline.strip()}")
-        except OSError:
-            continue
-    return found
+    """Every launcher, rank and grandchild started by this run (they inherit STRESS_ID_VAR)."""
+    return [f"{pid} {cmd}" for pid, cmd in processes_with_env(STRESS_ID_VAR, os.environ[STRESS_ID_VAR])]
 
 
 def main() -> int:
@@ -47,13 +34,7 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=20, help="launches of each snippet")
     parser.add_argument("patterns", nargs="*", help="glob or substring of snippet paths (default: all launched)")
     args = parser.parse_args()
-    chosen = [
-        s
-        for s in discover()
-        if s.launch
-        and skip_reason(s.marks) is None
-        and (not args.patterns or any(fnmatch.fnmatch(s.rel, p) or p in s.rel for p in args.patterns))
-    ]
+    chosen = [s for s in select(discover(), args.patterns) if s.launch and skip_reason(s.marks) is None]
     os.environ[STRESS_ID_VAR] = uuid.uuid4().hex  # inherited by every process we start
     failures = launches = 0
     start = time.monotonic()
