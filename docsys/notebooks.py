@@ -86,7 +86,8 @@ def on_page_content(html: str, page, config: MkDocsConfig, files: Files) -> str:
 
     mkdocs-jupyter slugs its table of contents with one function and nbconvert slugs the
     headings with another, so their links disagree ("#stage-5" vs "stage-5-torchcompile"),
-    and Chinese headings get empty ids. Both are replaced by slugs of the English headings.
+    and Chinese headings get empty ids. Both are replaced by slugs of the English headings,
+    and TOC titles are taken from the rendered headings (mkdocs-jupyter drops code spans).
     """
     if not page.file.src_uri.endswith(".ipynb"):
         return html
@@ -96,8 +97,8 @@ def on_page_content(html: str, page, config: MkDocsConfig, files: Files) -> str:
         log.warning("notebooks: %s has %d headings, %d TOC entries and %d English headings; anchors left as is",
                     page.file.src_uri, len(headings), len(toc), len(ids))
         return html
-    for item, anchor in zip(toc, ids, strict=True):
-        item.id = anchor
+    for item, anchor, heading in zip(toc, ids, headings, strict=True):
+        item.id, item.title = anchor, _heading_text(heading["body"])
     new_ids = iter(ids)
     return _HEADING_RE.sub(lambda m: _with_anchor(m, next(new_ids)), html)
 
@@ -112,6 +113,7 @@ def on_post_page(output: str, page, config: MkDocsConfig) -> str:
 # --- building blocks ---------------------------------------------------------------------
 
 _HEADING_RE = re.compile(r'<h(?P<level>[1-6])(?P<attrs>[^>]*?) id="[^"]*"(?P<body>.*?)</h(?P=level)>', re.S)
+_ANCHOR_LINK_TAG_RE = re.compile(r'<a class="anchor-link"[^>]*>.*?</a>', re.S)
 _ANCHOR_LINK_RE = re.compile(r'(<a class="anchor-link" href=")#[^"]*(")')
 _STYLE_RE = re.compile(r"<style[^>]*>(?P<css>(?:(?!</style>).){4096,}?)</style>", re.S)
 
@@ -140,6 +142,12 @@ def _flatten(toc):
     for item in toc:
         yield item
         yield from _flatten(item.children)
+
+
+def _heading_text(body: str) -> str:
+    """A heading's text, without its tags and its ¶ anchor link."""
+    inner = _ANCHOR_LINK_TAG_RE.sub("", body.split(">", 1)[1])
+    return re.sub(r"<[^>]+>", "", inner).strip()
 
 
 def _with_anchor(match: re.Match, anchor: str) -> str:

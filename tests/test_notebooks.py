@@ -51,6 +51,10 @@ def test_notebook_page_is_rendered_with_outputs_and_download(built_site, lang):
     assert is_rendered_notebook(page), f"{lang}: the notebook page is raw source, not a rendered notebook"
     assert "saved activations (MiB)" in page, f"{lang}: the final table (an executed output) is missing"
     assert "data:image/png;base64" in page, f"{lang}: the plot is missing"
+    toc = page[page.index("md-nav--secondary"):]
+    assert re.search(r'href="#stage-5-torchcompile"[^>]*>\s*<span class="md-ellipsis">[^<]*torch\.compile', toc), (
+        f"{lang}: the table of contents lost the heading's anchor or its code span"
+    )
     download = json.loads((page_dir / f"{SOURCE.stem}.ipynb").read_text(encoding="utf-8"))
     first_markdown = "".join(download["cells"][0]["source"])
     assert ("一步步" in first_markdown) == (lang == "zh"), f"{lang}: the download is not this language's notebook"
