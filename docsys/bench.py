@@ -22,8 +22,6 @@ that has no MkDocs. Rendering the files into pages is `docsys.benchtables` (a bu
 from __future__ import annotations
 
 import datetime as dt
-import functools
-import hashlib
 import json
 import os
 import platform
@@ -31,8 +29,10 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from docsys.machine import cpu_cores, cpu_name
+from docsys.machine import facts as machine_facts
 from docsys.paths import ROOT, SNIPPETS_DIR
-from docsys.snippets import Snippet, discover, select
+from docsys.snippets import Snippet, discover, select, source_sha256
 
 BENCH_GLOB = "bench_*.py"
 RESULTS_ENV = "DOCSYS_BENCH_RESULTS"  # tests point this at a scratch directory
@@ -139,45 +139,9 @@ def _slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
 
 
-def cpu_name() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text(encoding="utf-8").splitlines():
-            if line.startswith("model name"):
-                return " ".join(line.split(":", 1)[1].split())
-    except OSError:
-        pass
-    return platform.processor() or platform.machine() or "unknown-cpu"
-
-
-def cpu_cores() -> int:
-    """Cores this process may use (what a benchmark can use), not the host's total."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:
-        return os.cpu_count() or 1
-
-
-@functools.cache
-def _torch_facts() -> dict[str, str | None]:
-    import torch
-
-    cuda = torch.cuda.is_available()
-    return {
-        "torch": torch.__version__,
-        "cuda": torch.version.cuda if cuda else None,
-        "gpu": torch.cuda.get_device_name(0) if cuda else None,
-    }
-
-
-def _gpu_driver() -> str | None:
-    from docsys.gpu import _driver_version  # nvidia-smi or NVML; stdlib only
-
-    return _driver_version()
-
-
 def provenance(kind: str, rel: str) -> dict:
     """Where and how a result was measured: machine, versions, date, reproducing command."""
-    facts = _torch_facts()
+    facts = machine_facts()
     if kind == "cuda":
         machine_id = f"cuda-{_slug(facts['gpu'] or 'unknown-gpu')}"
     else:
@@ -190,15 +154,11 @@ def provenance(kind: str, rel: str) -> dict:
         "gpu": facts["gpu"] if kind == "cuda" else None,
         "torch": facts["torch"],
         "cuda": facts["cuda"] if kind == "cuda" else None,
-        "driver": _gpu_driver() if kind == "cuda" else None,
+        "driver": facts["driver"] if kind == "cuda" else None,
         "python": platform.python_version(),
         "date": dt.datetime.now(dt.UTC).strftime("%Y-%m-%dT%H:%MZ"),
         "command": f"python -m docsys bench {rel}",
     }
-
-
-def source_hash(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 # ----------------------------------------------------------------------------- result files
@@ -223,7 +183,7 @@ class Result:
     @property
     def stale(self) -> bool:
         """True when the snippet changed (or vanished) after this result was measured."""
-        return not self.snippet_path.exists() or source_hash(self.snippet_path) != self.source_sha256
+        return not self.snippet_path.exists() or source_sha256(self.snippet_path) != self.source_sha256
 
 
 def write_result(snippet: Snippet, table: Table, root: Path | None = None) -> Path:
@@ -233,12 +193,11 @@ def write_result(snippet: Snippet, table: Table, root: Path | None = None) -> Pa
     data = {
         "note": GENERATED_NOTE,
         "benchmark": key,
-        "source_sha256": source_hash(snippet.path),
+        "source_sha256": source_sha256(snippet.path),
         "provenance": prov,
         "columns": table.columns,
         "rows": table.rows,
     }
-    text = json.dumps(data, indent=2, ensure_ascii=False)
     compact = {"columns": json.dumps(table.columns, ensure_ascii=False)}  # one row per line: readable diffs
     compact["rows"] = "[\n    " + ",\n    ".join(json.dumps(r, ensure_ascii=False) for r in table.rows) + "\n  ]"
     text = json.dumps({**data, "columns": "@columns", "rows": "@rows"}, indent=2, ensure_ascii=False)

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 
 from docsys.bench import Result, Table, is_benchmark, key_of, kind_of, load_results, number
 from docsys.pages import fences
-from docsys.paths import DOCS_DIR, SNIPPETS_DIR
+from docsys.paths import DOCS_DIR, SNIPPETS_DIR, page_lang
 from docsys.snippets import SnippetHeaderError, load
 
 log = logging.getLogger("mkdocs.hooks.benchtables")
@@ -77,8 +77,7 @@ class BenchError(ValueError):
 
 
 def on_page_markdown(markdown: str, page, config, files) -> str:
-    lang = getattr(page.file, "locale", None)  # set by mkdocs-static-i18n
-    rendered, problems = render_page(markdown, lang if lang in TEXT else "en", load_results())
+    rendered, problems = render_page(markdown, page_lang(page.file.src_uri), load_results())
     for problem in problems:
         log.warning(f"bench: {page.file.src_uri}: {problem}")
     return rendered

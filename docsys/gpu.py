@@ -26,20 +26,16 @@ internet); tests/test_gpu.py checks that this command imports nothing more.
 from __future__ import annotations
 
 import datetime as dt
-import functools
-import hashlib
 import json
-import platform
-import shutil
-import subprocess
 import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
 from docsys.bench import is_benchmark
+from docsys.machine import facts as machine
 from docsys.markers import skip_reason
-from docsys.snippets import Snippet, discover, normalize, output_diff, record, select
+from docsys.snippets import Snippet, discover, normalize, output_diff, record, select, source_sha256
 
 GPU_MARKS = ("cuda", "multi_gpu")
 PROVENANCE_SUFFIX = ".gpu.json"
@@ -56,10 +52,6 @@ def gpu_snippets(root: Path | None = None) -> list[Snippet]:
 
 def provenance_path(snippet: Snippet) -> Path:
     return snippet.path.with_name(snippet.path.stem + PROVENANCE_SUFFIX)
-
-
-def source_sha256(snippet: Snippet) -> str:
-    return hashlib.sha256(snippet.path.read_bytes()).hexdigest()
 
 
 def read_provenance(snippet: Snippet) -> dict | None:
@@ -79,7 +71,7 @@ def state(snippet: Snippet) -> str:
     prov = read_provenance(snippet)
     if prov is None:
         return NOT_RECORDED
-    return RECORDED if prov.get("source_sha256") == source_sha256(snippet) else STALE
+    return RECORDED if prov.get("source_sha256") == source_sha256(snippet.path) else STALE
 
 
 def problems(snippets: list[Snippet]) -> list[str]:
@@ -132,52 +124,6 @@ def mark_not_recorded(snippet: Snippet) -> str | None:
 # ----------------------------------------------------------------------------- provenance
 
 
-def _driver_version() -> str | None:
-    """The NVIDIA driver version, from nvidia-smi, else from NVML directly."""
-    smi = shutil.which("nvidia-smi")
-    if smi:
-        try:
-            proc = subprocess.run(
-                [smi, "--query-gpu=driver_version", "--format=csv,noheader"],
-                capture_output=True,
-                text=True,
-                timeout=30,
-            )
-            if proc.returncode == 0 and proc.stdout.strip():
-                return proc.stdout.strip().splitlines()[0].strip()
-        except (OSError, subprocess.TimeoutExpired):
-            pass
-    try:
-        import ctypes
-
-        nvml = ctypes.CDLL("libnvidia-ml.so.1")
-        if nvml.nvmlInit_v2() == 0:
-            buffer = ctypes.create_string_buffer(96)
-            ok = nvml.nvmlSystemGetDriverVersion(buffer, 96) == 0
-            nvml.nvmlShutdown()
-            if ok:
-                return buffer.value.decode()
-    except (OSError, AttributeError):
-        pass
-    return None
-
-
-@functools.cache
-def machine() -> dict:
-    """What this machine is, as a provenance record shares it (torch imported here only)."""
-    import torch
-
-    count = torch.cuda.device_count() if torch.cuda.is_available() else 0
-    return {
-        "gpu": torch.cuda.get_device_name(0) if count else None,
-        "gpu_count": count,
-        "driver": _driver_version() if count else None,
-        "cuda": torch.version.cuda,
-        "torch": torch.__version__,
-        "python": platform.python_version(),
-    }
-
-
 def provenance(snippet: Snippet, seconds: float, now: dt.datetime | None = None) -> dict:
     now = now or dt.datetime.now(dt.UTC)
     return {
@@ -186,7 +132,7 @@ def provenance(snippet: Snippet, seconds: float, now: dt.datetime | None = None)
         "date": now.strftime("%Y-%m-%d"),
         "recorded_at": now.strftime("%Y-%m-%dT%H:%M:%SZ"),
         "seconds": round(seconds, 2),
-        "source_sha256": source_sha256(snippet),
+        "source_sha256": source_sha256(snippet.path),
         "command": f"{COMMAND} {snippet.rel}",
     }
 

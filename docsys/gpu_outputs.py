@@ -20,7 +20,7 @@ from pathlib import Path
 
 from docsys.gpu import NOT_RECORDED, STALE, TEXT, is_gpu_snippet, provenance_line, read_provenance, state
 from docsys.pages import INCLUDE_RE, fences
-from docsys.paths import DEFAULT_LANG, LANGS, SNIPPETS_DIR
+from docsys.paths import DEFAULT_LANG, SNIPPETS_DIR, page_lang
 from docsys.snippets import load
 
 log = logging.getLogger("mkdocs.hooks.gpu_outputs")
@@ -72,12 +72,6 @@ def annotate(markdown: str, lang: str, snippets_dir: Path = SNIPPETS_DIR) -> tup
     for start, end, new in sorted(edits, reverse=True):
         lines[start:end] = new
     return "\n".join(lines), problems
-
-
-def page_lang(src_uri: str, fallback: str = DEFAULT_LANG) -> str:
-    """`zh` for `zh/devices.md` (docs_structure: folder)."""
-    first = src_uri.split("/", 1)[0]
-    return first if first in LANGS else fallback
 
 
 def on_page_markdown(markdown, page, config, files, **kwargs):

@@ -19,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import difflib
 import fnmatch
+import hashlib
 import os
 import re
 import shlex
@@ -94,6 +95,11 @@ def load(path: Path) -> Snippet:
 
 def discover(root: Path = SNIPPETS_DIR) -> list[Snippet]:
     return [load(p) for p in sorted(root.rglob("*.py"))]
+
+
+def source_sha256(path: Path) -> str:
+    """The hash recordings and results keep, to tell when their snippet changed since."""
+    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def select(snippets: list[Snippet], patterns: list[str]) -> list[Snippet]:

@@ -12,10 +12,11 @@ import pytest
 
 from docsys import bench, benchtables
 from docsys import snippets as snippets_module
-from docsys.bench import TableParseError, load_results, parse_table, problems, source_hash
+from docsys.bench import TableParseError, load_results, parse_table, problems
 from docsys.benchtables import render_page
 from docsys.paths import ROOT
 from docsys.snippets import load, normalize
+from docsys.snippets import source_sha256 as source_hash
 
 TABLE = """\
 warming up

@@ -14,11 +14,11 @@ import pytest
 
 from docsys import gpu
 from docsys.codeblocks import page_blocks, pytest_marks
-from docsys.gpu_outputs import annotate, page_lang
+from docsys.gpu_outputs import annotate
 from docsys.markers import MARKERS, skip_reason
 from docsys.pages import includes
-from docsys.paths import LANGS, ROOT, SNIPPETS_DIR, page_paths
-from docsys.snippets import load
+from docsys.paths import LANGS, ROOT, SNIPPETS_DIR, page_lang, page_paths
+from docsys.snippets import load, source_sha256
 
 GPU_SNIPPETS = gpu.gpu_snippets()
 PAGES = [p for lang in LANGS for p in page_paths(lang)]
@@ -185,7 +185,7 @@ def test_recording_writes_provenance(gpu_dir, fake_gpu):
     prov = gpu.read_provenance(snippet)
     assert snippet.output_path.read_text() == "on the GPU\n"
     assert {k: prov[k] for k in FAKE_MACHINE} == FAKE_MACHINE
-    assert prov["source_sha256"] == gpu.source_sha256(snippet) and prov["date"].startswith("20")
+    assert prov["source_sha256"] == source_sha256(snippet.path) and prov["date"].startswith("20")
     assert gpu.state(snippet) == gpu.RECORDED and gpu.problems([snippet]) == []
     assert gpu.provenance_line(prov) == f"NVIDIA H200 (driver 580.95.05), torch 2.11.0+cu130, CUDA 13.0, {prov['date']}"
     assert gpu.provenance_line(prov, "zh").startswith("NVIDIA H200（驱动 580.95.05），torch 2.11.0+cu130，CUDA 13.0，")
