@@ -62,8 +62,10 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
 
 def on_pre_build(config: MkDocsConfig) -> None:
     for source in sources():
+        notebook = read(source)
+        run = executed(source, notebook)
         for lang in LANGS:
-            write_if_changed(rendered_path(source, lang), nbformat.writes(for_language(source, lang)))
+            write_if_changed(rendered_path(source, lang), nbformat.writes(for_language(notebook, run, lang)))
 
 
 @event_priority(-200)
@@ -196,7 +198,7 @@ def language_problems(notebook: nbformat.NotebookNode) -> list[str]:
     return problems
 
 
-def executed(source: Path) -> nbformat.NotebookNode:
+def executed(source: Path, notebook: nbformat.NotebookNode) -> nbformat.NotebookNode:
     """The source's code cells with their outputs, from the cache or a fresh execution."""
     versions = f"{metadata.version('torch')} {sys.version}"  # importing torch would cost seconds per build
     key = hashlib.sha256(source.read_bytes() + versions.encode()).hexdigest()[:16]
@@ -204,10 +206,10 @@ def executed(source: Path) -> nbformat.NotebookNode:
     if cached.exists():
         return nbformat.read(cached, as_version=4)
     log.info("notebooks: executing %s (no cached run for this source)", source.name)
-    notebook = execute(read(source), source.name)
+    run = execute(notebook, source.name)
     CACHE_DIR.mkdir(parents=True, exist_ok=True)
-    nbformat.write(notebook, cached)
-    return notebook
+    nbformat.write(run, cached)
+    return run
 
 
 def execute(notebook: nbformat.NotebookNode, label: str) -> nbformat.NotebookNode:
@@ -236,16 +238,16 @@ def _has_error(cell: nbformat.NotebookNode) -> bool:
     return any(output.get("output_type") == "error" for output in cell.get("outputs", []))
 
 
-def for_language(source: Path, lang: str) -> nbformat.NotebookNode:
+def for_language(source: nbformat.NotebookNode, run: nbformat.NotebookNode, lang: str) -> nbformat.NotebookNode:
     """The notebook a reader of `lang` gets: their Markdown cells and the executed code."""
-    code_cells = iter(executed(source).cells)
+    code_cells = iter(run.cells)
     cells = []
-    for cell in read(source).cells:
+    for cell in source.cells:
         if cell.cell_type == "code":
             cells.append(next(code_cells))
         elif cell.metadata.get("lang") == lang:
             cells.append(nbformat.v4.new_markdown_cell(cell.source))
-    notebook = nbformat.v4.new_notebook(cells=cells, metadata={"kernelspec": read(source).metadata["kernelspec"]})
+    notebook = nbformat.v4.new_notebook(cells=cells, metadata={"kernelspec": source.metadata["kernelspec"]})
     for number, cell in enumerate(notebook.cells):
         cell.id = f"cell-{number}"
     return notebook
