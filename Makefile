@@ -1,20 +1,25 @@
-# Every target here is run by CI (make test runs the others' checks). `make help` lists them.
+# `make help` lists the targets. CI runs `make test` (.ci/run); `make check` is the quick edit loop.
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+PYTHON_STAMP := $(VENV)/.installed-python
 
-.PHONY: help setup serve test record bench build lint clean gpu
+.PHONY: help setup serve test check record gpu build lint clean
 
 help: ## List the targets
 	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-8s %s\n", $$1, $$2}'
 
-$(STAMP): requirements.txt pyproject.toml scripts/setup.sh
-	bash scripts/setup.sh
+$(PYTHON_STAMP): requirements.txt pyproject.toml scripts/setup.sh
+	bash scripts/setup.sh python
 	@touch $@
 
-setup: $(STAMP) ## Install Graphviz and the Python environment (.venv)
+$(STAMP): $(PYTHON_STAMP)
+	bash scripts/setup.sh system
+	@touch $@
+
+setup: $(STAMP) ## Install Graphviz, Chromium, CJK fonts and the Python environment (.venv)
 
 serve: setup ## Set up, then serve the site at http://127.0.0.1:8000
 	$(VENV)/bin/mkdocs serve --dev-addr 127.0.0.1:8000
@@ -22,22 +27,24 @@ serve: setup ## Set up, then serve the site at http://127.0.0.1:8000
 test: setup ## Set up, then run the whole test suite, site build included (what CI runs)
 	$(PY) -m pytest -n auto
 
-record: setup ## Re-record snippet outputs: all, or SNIPPETS="autograd/backward.py ..."
-	$(PY) -m docsys record $(SNIPPETS)
+check: setup ## The edit loop: lint, parity, page checks, tooling tests and a strict build (no examples run)
+	$(PY) -m pytest -n auto tests/tooling tests/content/test_lint.py tests/content/test_parity.py \
+		tests/content/test_pages.py tests/content/test_glossary.py tests/content/test_copywriting.py \
+		tests/content/test_site.py
 
-bench: setup ## Re-measure benchmarks (outputs + benchmarks/<machine>/ results): all, or BENCH="slug/bench_x.py"
-	$(PY) -m docsys bench $(BENCH)
+record: $(PYTHON_STAMP) ## Re-record snippets (all, or SNIPPETS="autograd/backward.py bench_"); benchmarks need an idle machine
+	$(PY) -m docsys record $(SNIPPETS)
 
 # A GPU machine has Python, torch, pytest and numpy, but maybe no .venv, MkDocs or internet: no setup.
 GPU_PY ?= $(if $(wildcard $(PY)),$(PY),python3)
 
-gpu: ## On a CUDA machine (no setup needed): record cuda snippets + GPU benchmarks with provenance; CHECK=1 fails on changes
-	$(GPU_PY) -m docsys gpu $(if $(CHECK),--check) $(SNIPPETS)
+gpu: ## On a CUDA machine (no setup needed): record the cuda snippets; CHECK=1 also fails on changed outputs
+	$(GPU_PY) -m docsys record --gpu $(if $(CHECK),--check --force) $(SNIPPETS)
 
 build: setup ## Build the site into site/ (strict)
 	$(VENV)/bin/mkdocs build --strict
 
-lint: setup ## Lint all Python with ruff
+lint: $(PYTHON_STAMP) ## Lint all Python with ruff
 	$(VENV)/bin/ruff check .
 
 clean: ## Remove build output and caches (keeps .venv)

@@ -1,7 +1,8 @@
-"""Build and test machinery for the PyTorch, Proven site.
+"""Build and test machinery of the PyTorch, Proven site, in four rooms, arrows pointing down:
 
-One module per concern: `paths` (where things live), `snippets` (running examples and
-their recorded output), `pages` (expanding and scanning Markdown the way MkDocs does),
-`parity` (keeping the zh and en pages in step), `markers` (pytest markers and their skip
-reasons). `python -m docsys` is the command-line entry point.
+- `docsys.record`: the `python -m docsys record` command (recording outputs, on CPU and GPU);
+- `docsys.build`: what `mkdocs build` runs (Markdown extensions and hooks);
+- `docsys.checks`: what the tests check (pages, parity, site, browser, links, ...);
+- `docsys.core`: what they all use (snippets, running them, recordings, benchmark tables),
+  standard library and torch only.
 """

@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # Set up this machine for the site and its tests: Graphviz, Chromium, CJK fonts and the Python venv.
+#   bash scripts/setup.sh           everything
+#   bash scripts/setup.sh python    only the venv (all that recording outputs needs)
+#   bash scripts/setup.sh system    only the Debian packages
 set -euo pipefail
 cd "$(dirname "$0")/.."
+part=${1:-all}
 
 # Debian packages: Graphviz's `dot` draws the graphs; chromium and fonts-noto-cjk are the
 # browser that tests/test_browser.py drives headless (Playwright uses it; it downloads no browser).
@@ -25,7 +29,10 @@ install_system_packages() {
   fi
 }
 
-[ ${#missing[@]} -eq 0 ] || install_system_packages
+if [ "$part" != python ]; then
+  [ ${#missing[@]} -eq 0 ] || install_system_packages
+fi
+[ "$part" != system ] || exit 0
 
 python3 -c 'import sys; sys.exit(sys.version_info < (3, 11))' || {
   echo "setup: Python 3.11+ is required as python3 (found $(python3 --version 2>&1))" >&2
@@ -39,4 +46,4 @@ if ! .venv/bin/pip install --disable-pip-version-check -r requirements.txt >"$lo
   exit 1
 fi
 rm -f "$log"
-echo "setup: ready ($(.venv/bin/python -c 'import torch; print("torch", torch.__version__)'), $(dot -V 2>&1))"
+echo "setup: ready ($(.venv/bin/python -c 'import torch; print("torch", torch.__version__)'))"

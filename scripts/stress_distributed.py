@@ -2,8 +2,8 @@
 
     .venv/bin/python scripts/stress_distributed.py --runs 3 [PATTERN ...]
 
-Each launch goes through docsys.snippets.run: torchrun with 2 processes, per-rank output
-compared with the recording, every process of the run killed when it ends. Prints one line
+Each launch goes through docsys.core.check, as the tests do: torchrun with 2 processes, per-rank
+output compared with the recording, every process of the run killed when it ends. Prints one line
 per failure, then the totals and any process this script started that is still alive.
 """
 
@@ -18,15 +18,17 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from docsys.markers import skip_reason
-from docsys.snippets import discover, failure_message, processes_with_env, run, select
+from docsys.core.check import check
+from docsys.core.markers import skip_reason
+from docsys.core.processes import with_env
+from docsys.core.snippet import discover, select
 
 STRESS_ID_VAR = "DOCSYS_STRESS_ID"
 
 
 def _processes_started_here() -> list[str]:
     """Every launcher, rank and grandchild started by this run (they inherit STRESS_ID_VAR)."""
-    return [f"{pid} {cmd}" for pid, cmd in processes_with_env(STRESS_ID_VAR, os.environ[STRESS_ID_VAR])]
+    return [f"{pid} {cmd}" for pid, cmd in with_env(STRESS_ID_VAR, os.environ[STRESS_ID_VAR])]
 
 
 def main() -> int:
@@ -41,9 +43,10 @@ def main() -> int:
     for i in range(args.runs):
         for snippet in chosen:
             launches += 1
-            message = failure_message(snippet, run(snippet))
-            if message:
+            outcome = check(snippet)
+            if not outcome.ok:
                 failures += 1
+                message = outcome.message
                 print(f"run {i + 1} FAILED {message.splitlines()[0]}\n  " + "\n  ".join(message.splitlines()[-6:]))
         print(f"round {i + 1}/{args.runs}: {launches} launches, {failures} failures", flush=True)
     time.sleep(1)

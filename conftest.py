@@ -1,0 +1,28 @@
+"""Project-wide pytest wiring: the page examples (docsys.checks.collect), markers that skip with a reason."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from docsys.core.markers import MARKERS, skip_reason
+from docsys.core.paths import ARTIFACTS_DIR, ROOT
+
+pytest_plugins = ["docsys.checks.collect"]
+_STARTED = time.time()
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    reason = skip_reason([m.name for m in item.iter_markers() if m.name in MARKERS])
+    if reason:
+        pytest.skip(reason)
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Config) -> None:
+    """Name the artifacts this run wrote, so a person can look at them."""
+    written = [p for p in sorted(ARTIFACTS_DIR.glob("*")) if p.stat().st_mtime >= _STARTED]
+    if written and not hasattr(config, "workerinput"):
+        terminalreporter.write_sep("-", "test artifacts")
+        for path in written:
+            terminalreporter.write_line(str(path.relative_to(ROOT)))

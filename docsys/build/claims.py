@@ -1,0 +1,153 @@
+"""Claims about measured numbers, written as tokens that the build fills from the recordings.
+
+Never type a measured number in prose. Outside code fences, a page writes:
+
+    {{ value: no-grad-inference/bench_forward, "train()", "activations saved (MiB)" }}
+        one cell of the benchmark's recorded table, as printed;
+    {{ ratio: no-grad-inference/bench_forward, "train()" > "eval()", "median (ms)" }}
+        train()'s value divided by eval()'s, as `1.2×`. The operator is the sentence's claim
+        about the data, checked when the page is built: `>` (greater, by more than the spread),
+        `<` (smaller, by more than the spread) or `~` (no difference beyond the spread). A claim
+        the recording does not support — or cells too coarse for a ratio — is a build warning
+        naming the page and the claim, so `mkdocs build --strict` fails (docsys.core.bench).
+
+A token of a benchmark marked cuda renders "not yet measured on a GPU" until a GPU has recorded it.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from pathlib import Path
+
+from markdown import Markdown
+from markdown.preprocessors import Preprocessor
+
+from docsys.build import tables
+from docsys.build.strings import strings
+from docsys.core import bench, record
+from docsys.core.paths import page_lang
+from docsys.core.snippet import Snippet, SnippetHeaderError, discover, load
+from docsys.core.text import inside_fences
+
+log = logging.getLogger("mkdocs.extensions.claims")
+TOKEN_RE = re.compile(r"\{\{\s*(?P<fn>ratio|value):\s*(?P<args>[^}]*?)\s*\}\}")
+_VALUE_RE = re.compile(r'^(?P<key>[\w./-]+)\s*,\s*"(?P<variant>[^"]*)"\s*,\s*"(?P<column>[^"]*)"$')
+_RATIO_RE = re.compile(
+    r'^(?P<key>[\w./-]+)\s*,\s*"(?P<a>[^"]*)"\s*(?P<op>[<>~])\s*"(?P<b>[^"]*)"\s*,\s*"(?P<column>[^"]*)"$'
+)
+_OPERATORS = {">": "greater than", "<": "smaller than", "~": "no different from"}
+
+
+class ClaimError(ValueError):
+    """A token the recordings cannot support (one line)."""
+
+
+def page_of(md: Markdown) -> str:
+    """The page being converted, as MkDocs names it (its relative-path treeprocessor knows)."""
+    try:  # a Python-Markdown Registry has no .get()
+        processor = md.treeprocessors["relpath"]
+    except KeyError:
+        return "a page"
+    file = getattr(processor, "file", None)
+    return getattr(file, "src_uri", "a page")
+
+
+def _benchmark(root: Path, key: str) -> Snippet:
+    path = root / f"{key}.py"
+    try:
+        snippet = load(path, root)
+    except (OSError, SnippetHeaderError):
+        raise ClaimError(f"no benchmark snippet {key}.py") from None
+    if not snippet.is_benchmark:
+        raise ClaimError(f"{key}.py is not a benchmark (its name must match bench_*.py)")
+    return snippet
+
+
+def _table(snippet: Snippet) -> bench.Table | None:
+    """The recorded table; None for a GPU benchmark no GPU has measured yet."""
+    state = record.state(snippet)
+    if state == record.MISSING and snippet.platform == "cuda":
+        return None
+    if state != record.CURRENT:
+        raise ClaimError(f"{snippet.key}: recording is {state}; run `make record SNIPPETS={snippet.rel}`")
+    return bench.parse_table(snippet.output_path.read_text(encoding="utf-8"))
+
+
+def _ratio(table: bench.Table, m: re.Match) -> str:
+    try:
+        c = bench.compare(table, m["a"], m["b"], m["column"])
+    except (KeyError, ValueError) as error:
+        raise ClaimError(str(error.args[0])) from None
+    holds = {">": c.difference > 0 and c.beyond_spread, "<": c.difference < 0 and c.beyond_spread,
+             "~": not c.beyond_spread}[m["op"]]
+    if not holds:
+        raise ClaimError(
+            f'the claim "{m["a"]}" {m["op"]} "{m["b"]}" ({_OPERATORS[m["op"]]}) in {m["column"]!r} does not hold: '
+            f"ratio {c.ratio:.3f}, difference {c.difference:.4g}, spread "
+            f"{'unknown (a single run: only a factor of 2 counts)' if c.spread is None else f'{c.spread:.4g}'}"
+        )
+    return bench.ratio_text(c.ratio)
+
+
+def render_token(fn: str, args: str, root: Path, lang: str) -> str:
+    m = (_VALUE_RE if fn == "value" else _RATIO_RE).match(args)
+    if not m:
+        form = '"variant", "column"' if fn == "value" else '"a" > "b", "column" (or < or ~)'
+        raise ClaimError(f"cannot read {{{{ {fn}: {args} }}}}; write {{{{ {fn}: slug/bench_name, {form} }}}}")
+    table = _table(_benchmark(root, m["key"]))
+    if table is None:
+        return strings(lang)["not_measured"]
+    if fn == "ratio":
+        return _ratio(table, m)
+    try:
+        return table.value(m["variant"], m["column"])
+    except KeyError as error:
+        raise ClaimError(str(error.args[0])) from None
+
+
+class ClaimPreprocessor(Preprocessor):
+    def __init__(self, md: Markdown, root: Path, lang: str) -> None:
+        super().__init__(md)
+        self.root, self.configured_lang, self.lang = root, lang, lang or "en"
+
+    def _render(self, token: re.Match) -> str:
+        try:
+            return render_token(token["fn"], token["args"], self.root, self.lang)
+        except ClaimError as error:
+            log.warning(f"{page_of(self.md)}: {token[0]}: {error}")
+            return token[0]
+
+    def run(self, lines: list[str]) -> list[str]:
+        self.lang = self.configured_lang or page_lang(page_of(self.md))
+        fenced = inside_fences(lines)
+        return [line if i in fenced else TOKEN_RE.sub(self._render, line) for i, line in enumerate(lines)]
+
+
+def tokens(markdown: str) -> list[str]:
+    """The claims a page makes, outside fences, whitespace-normalized and sorted (parity compares them)."""
+    lines = markdown.split("\n")
+    fenced = inside_fences(lines)
+    found = [" ".join(m[0].split()) for i, line in enumerate(lines) if i not in fenced for m in TOKEN_RE.finditer(line)]
+    return sorted(found)
+
+
+def all_benchmarks(root: Path, lang: str) -> str:
+    """`::: benchmarks`: every recorded benchmark, one section per machine, then the GPU ones
+    no GPU has measured yet."""
+    s, parts = strings(lang), []
+    benchmarks = [b for b in discover(root) if b.is_benchmark]
+    recorded = [(record.read(b), b) for b in benchmarks if record.state(b) == record.CURRENT]
+    for machine in sorted({rec.machine for rec, _ in recorded}, key=lambda m: (not m.startswith("cuda"), m)):
+        parts.append(f"### `{machine}` {{ #{machine} }}")
+        for _rec, snippet in (item for item in recorded if item[0].machine == machine):
+            parts.append(f"#### {snippet.key} {{ #{machine}-{snippet.key.replace('/', '-')} }}")
+            slug = snippet.key.split("/", 1)[0]
+            parts.append(s["discussed_on"].format(page=f"[{slug}]({slug}.md)"))
+            parts.append(tables.render(snippet, lang))
+    if not parts:
+        parts.append(s["no_results"])
+    missing = [b.key for b in benchmarks if b.platform == "cuda" and record.state(b) != record.CURRENT]
+    if missing:
+        parts.append(f'!!! warning "{s["unmeasured"]}"\n\n' + "\n".join(f"    - `{k}`" for k in missing) + "\n")
+    return "\n\n".join(parts)

@@ -1,0 +1,27 @@
+"""What the hooks read from the MkDocs config they are given: folders and the language being built."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from mkdocs.config.defaults import MkDocsConfig
+
+EXTENSION = "docsys.build.examples"
+
+
+def project_dir(config: MkDocsConfig) -> Path:
+    """The folder of mkdocs.yml: where caches and sources live beside it."""
+    return Path(config.config_file_path).resolve().parent
+
+
+def snippets_dir(config: MkDocsConfig) -> Path:
+    """The first base_path of the examples extension (pymdownx.snippets' option), from mkdocs.yml's folder."""
+    base = config.mdx_configs.get(EXTENSION, {}).get("base_path", ["snippets"])
+    first = base[0] if isinstance(base, list | tuple) else base
+    return (project_dir(config) / first).resolve()
+
+
+def language(config: MkDocsConfig) -> str:
+    """The language this build renders (mkdocs-static-i18n builds one language at a time)."""
+    i18n = config.plugins.get("i18n")
+    return getattr(i18n, "current_language", None) or config.theme.get("language") or "en"

@@ -1,0 +1,189 @@
+"""Python-Markdown extension: a page names an example once; the build attaches what belongs to it.
+
+In mkdocs.yml it replaces `pymdownx.snippets` and takes the same options (it is a subclass):
+
+    ::: example no-grad-inference/modes.py
+    ::: example ddp/train.py:setup                     (a named section, `# --8<-- [start:setup]`)
+    ::: example mixed-precision/bench_autocast_cpu.py plot="forward (ms)" title="..."
+
+becomes the snippet's code (included by pymdownx.snippets, its machinery header left out) and,
+for a whole file, what its recording holds (docsys.core.record): the output; for a launched
+script the command that launches it; for a GPU snippet where it was recorded, or "not yet
+recorded on a GPU"; for a benchmark the measured table, a chart and where it was measured
+(docsys.build.tables). `::: benchmarks` renders every benchmark recording, grouped by machine.
+Claims about measured numbers in the prose are docsys.build.claims.
+
+Options: `lang` (set per language build by docsys/build/hooks.py; words from strings.yml) and
+`mode`: `site`, or `test`, where each example is marked for the test collector instead
+(`<!--pytest.mark.example("path")-->`, with pytest-codeblocks' expected-output comment).
+Problems (a missing recording, an unknown option) are logged as warnings, which fail a strict build.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from pathlib import Path
+
+from markdown import Markdown
+from markdown.preprocessors import Preprocessor
+from pymdownx.snippets import SnippetExtension, SnippetPreprocessor
+
+from docsys.build import claims, tables
+from docsys.build.strings import strings
+from docsys.core import bench, record
+from docsys.core.paths import page_lang
+from docsys.core.snippet import HEADER_RE, Snippet, SnippetHeaderError, load
+from docsys.core.text import inside_fences
+
+log = logging.getLogger("mkdocs.extensions.examples")
+DIRECTIVE_RE = re.compile(
+    r'^(?P<indent>[ \t]*):::[ \t]+example[ \t]+(?P<target>[^\s"]+)(?P<options>(?:[ \t]+\w+="[^"]*")*)[ \t]*$'
+)
+BENCHMARKS_RE = re.compile(r"^(?P<indent>[ \t]*):::[ \t]+benchmarks[ \t]*$")
+OPTION_RE = re.compile(r'(\w+)="([^"]*)"')
+OPTIONS = {"title", "plot"}
+
+
+class HeaderlessSnippets(SnippetPreprocessor):
+    """pymdownx.snippets, leaving out a Python snippet's machinery header (`# marks:` ...)."""
+
+    def process_snippet_lines(self, lines: list[str], target: dict) -> list[str]:
+        if target.get("section") or not str(target.get("snippet", "")).endswith(".py"):
+            return lines
+        count = 0
+        while count < len(lines) and HEADER_RE.match(lines[count]):
+            count += 1
+        return lines[count:]
+
+
+def _fence(indent: str, info: str, body: list[str]) -> list[str]:
+    return [f"{indent}```{info}", *(f"{indent}{line}" if line else "" for line in body), f"{indent}```", ""]
+
+
+def _admonition(indent: str, kind: str, title: str, body: str = "") -> list[str]:
+    lines = [f'{indent}!!! {kind} "{title.replace(chr(34), chr(39))}"', ""]
+    return [*lines, f"{indent}    {body}", ""] if body else lines
+
+
+def language(md: Markdown, configured: str) -> str:
+    """The configured language, else the language folder of the page being converted."""
+    return configured or page_lang(claims.page_of(md))
+
+
+class ExamplePreprocessor(Preprocessor):
+    def __init__(self, md: Markdown, root: Path, lang: str, mode: str) -> None:
+        super().__init__(md)
+        self.root, self.configured_lang, self.mode = root, lang, mode
+        self.lang = lang or "en"
+
+    def run(self, lines: list[str]) -> list[str]:
+        self.lang = language(self.md, self.configured_lang)
+        fenced, out = inside_fences(lines), []
+        for i, line in enumerate(lines):
+            match = None if i in fenced else DIRECTIVE_RE.match(line)
+            if match:
+                out += self.example(match)
+            elif i not in fenced and (bench_all := BENCHMARKS_RE.match(line)):
+                out += [bench_all["indent"] + row for row in claims.all_benchmarks(self.root, self.lang).split("\n")]
+            else:
+                out.append(line)
+        return out
+
+    def _snippet(self, target: str) -> Snippet | None:
+        path = self.root / target.split(":", 1)[0]
+        try:
+            return load(path, self.root) if path.suffix == ".py" and path.is_file() else None
+        except SnippetHeaderError as error:
+            log.warning(str(error))
+            return None
+
+    def example(self, match: re.Match) -> list[str]:
+        indent, target = match["indent"], match["target"]
+        options = dict(OPTION_RE.findall(match["options"]))
+        snippet = self._snippet(target)
+        if snippet is None or set(options) - OPTIONS:
+            problem = "no such snippet" if snippet is None else f"unknown option(s) {sorted(set(options) - OPTIONS)}"
+            log.warning(f"{claims.page_of(self.md)}: '::: example {target}': {problem} (options: {sorted(OPTIONS)})")
+            return [match[0]]
+        section = target.split(":", 1)[1] if ":" in target else None
+        if self.mode == "test":  # pytest-codeblocks collects fences whose info string is exactly `python`
+            mark = f'<!--pytest.mark.example("{snippet.rel}"{f", section={section!r}" if section else ""})-->'
+            code = _fence(indent, "python", [f'--8<-- "{target}"'])
+            return [indent + mark, *code, *self._test_output(indent, snippet, section)]
+        code = _fence(indent, f'python title="{self._title(snippet, section, options)}"', [f'--8<-- "{target}"'])
+        return code + ([] if section else self._attachments(indent, snippet, options.get("plot")))
+
+    def _title(self, snippet: Snippet, section: str | None, options: dict) -> str:
+        s = strings(self.lang)
+        title = options.get("title") or (f"{snippet.rel} ({section})" if section else snippet.rel)
+        notes = [s["needs_cuda"]] if "cuda" in snippet.marks else []
+        notes += [s["needs_multi_gpu"]] if "multi_gpu" in snippet.marks else []
+        notes += [s["launched"]] if snippet.torchrun else []
+        return " · ".join([title, *notes])
+
+    def _test_output(self, indent: str, snippet: Snippet, section: str | None) -> list[str]:
+        if section or not snippet.output_path.exists():
+            return []
+        body = snippet.output_path.read_text(encoding="utf-8").rstrip("\n").split("\n")
+        return [f"{indent}<!--pytest-codeblocks:expected-output-->", *_fence(indent, "text", body)]
+
+    def _attachments(self, indent: str, snippet: Snippet, plot: str | None) -> list[str]:
+        s, state = strings(self.lang), record.state(snippet)
+        if state != record.CURRENT:
+            if snippet.platform == "cuda":
+                if state == record.STALE:
+                    log.warning(f"{snippet.rel}: changed since its GPU recording; re-record it on a GPU "
+                                f"(`python -m docsys record --gpu {snippet.rel}`) or run `make record "
+                                f"SNIPPETS={snippet.rel}` here to mark it not yet recorded")
+                kind, title, body = ("warning", s["not_measured"], s["not_measured_body"]) if snippet.is_benchmark \
+                    else ("warning", s["not_recorded"], s["not_recorded_body"])
+                return _admonition(indent, kind, title, body)
+            log.warning(f"{claims.page_of(self.md)}: {snippet.rel}: recording is {state}; "
+                        f"run `make record SNIPPETS={snippet.rel}`")
+            return []
+        output = snippet.output_path.read_text(encoding="utf-8")
+        parts: list[str] = []
+        if snippet.is_benchmark:
+            try:
+                rendered = tables.render(snippet, self.lang, plot)
+            except (KeyError, bench.TableError) as error:
+                log.warning(f"{claims.page_of(self.md)}: '::: example {snippet.rel}': {error.args[0]}")
+                rendered = ""
+            parts += [indent + row if row else "" for row in rendered.split("\n")] + [""]
+            output = tables.other_lines(output)
+        if output.strip():
+            title = s["output_ranks"].format(command=snippet.reader_command()) if snippet.torchrun else s["output"]
+            parts = _fence(indent, f'text title="{title}"', output.rstrip("\n").split("\n")) + parts
+        if snippet.platform == "cuda" and not snippet.is_benchmark:
+            rec = record.read(snippet)
+            assert rec is not None
+            host, sw = rec.host, rec.data["software"]
+            line = s["recorded_gpu"].format(gpu=host["gpu"], driver=host.get("driver") or "?", torch=sw["torch"],
+                                            cuda=sw["cuda"], date=rec.date)
+            parts += _admonition(indent, "info", line)
+        return parts
+
+
+class ExamplesExtension(SnippetExtension):
+    def __init__(self, **kwargs) -> None:
+        self.config = {
+            **SnippetExtension().config,
+            "lang": ["", "language of the pages; default: the page's top folder (docs/<lang>/...), else en"],
+            "mode": ["site", "`site`, or `test` to mark examples for the test collector"],
+        }
+        super(SnippetExtension, self).__init__(**kwargs)
+
+    def extendMarkdown(self, md: Markdown) -> None:
+        self.md = md
+        md.registerExtension(self)
+        config = self.getConfigs()
+        snippets = HeaderlessSnippets(config, md)
+        md.preprocessors.register(snippets, "snippet", 32)
+        root = Path(snippets.base_path[0])
+        md.preprocessors.register(ExamplePreprocessor(md, root, config["lang"], config["mode"]), "example", 33)
+        md.preprocessors.register(claims.ClaimPreprocessor(md, root, config["lang"]), "claims", 31)
+
+
+def makeExtension(**kwargs) -> ExamplesExtension:
+    return ExamplesExtension(**kwargs)

@@ -1,0 +1,283 @@
+"""Notebooks: one jupytext source, executed once, rendered by mkdocs-jupyter in each language.
+
+Source: `notebooks/<name>.py` (jupytext percent format). Markdown cells carry `lang="en"`
+or `lang="zh"`; code cells are shared, so there is one copy of the code. Before each build
+the code cells are executed once with nbclient (cached by a hash of the source and the
+torch version under `.cache/notebooks/`), and an executed notebook per language is written
+to `docs/<lang>/notebooks/<name>.ipynb` — git-ignored, and rewritten only when it changes so
+that `mkdocs serve` does not reload forever. mkdocs-jupyter renders those files.
+
+Two fixes make mkdocs-jupyter work under mkdocs-static-i18n:
+- i18n's `on_files` (priority -100) rebuilds every File and drops mkdocs-jupyter's
+  NotebookFile wrapper, so the page would be emitted as raw JSON: `on_files` below re-wraps
+  notebooks after i18n, keeping i18n's destination, and adds the other languages' pages as
+  alternates for the language switcher.
+- i18n runs one build per language, and mkdocs-jupyter evicts every cache entry its build
+  did not use, so each language deleted the other's cache: `on_config` gives each language
+  its own cache directory.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+import re
+import sys
+import tempfile
+from importlib import metadata
+from pathlib import Path, PurePosixPath
+from types import SimpleNamespace
+
+import jupytext
+import nbformat
+from filelock import FileLock
+from markdown.extensions.toc import slugify, unique
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.plugins import event_priority
+from mkdocs.structure.files import Files
+from mkdocs.utils import get_relative_url
+
+from docsys.build.config import language, project_dir
+from docsys.core.paths import DEFAULT_LANG, LANGS
+
+log = logging.getLogger("mkdocs.hooks.notebooks")
+EXECUTION_TIMEOUT_S = 600
+
+
+class _Paths:
+    """Folders of the project being built, from its MkDocs config (set by on_config)."""
+
+    sources = Path("notebooks")  # the jupytext sources, beside mkdocs.yml
+    docs = Path("docs")
+    cache = Path(".cache")
+
+
+_paths = _Paths()
+
+
+class NotebookError(RuntimeError):
+    pass
+
+
+# --- hooks -------------------------------------------------------------------------------
+
+
+@event_priority(-200)
+def on_config(config: MkDocsConfig) -> MkDocsConfig:
+    root = project_dir(config)
+    _paths.sources, _paths.docs, _paths.cache = root / "notebooks", Path(config.docs_dir), root / ".cache"
+    jupyter = config.plugins.get("mkdocs-jupyter")
+    if jupyter is None:  # a site without notebooks (the tooling tests' fixtures)
+        _paths.sources = root / "no-notebooks"
+        return config
+    jupyter.config["cache_dir"] = str(_paths.cache / "mkdocs-jupyter" / language(config))
+    return config
+
+
+def on_pre_build(config: MkDocsConfig) -> None:
+    for source in sources():
+        notebook = read(source)
+        run = executed(source, notebook)
+        for lang in LANGS:
+            write_if_changed(rendered_path(source, lang), nbformat.writes(for_language(notebook, run, lang)))
+
+
+@event_priority(-200)
+def on_files(files: Files, config: MkDocsConfig) -> Files:
+    from mkdocs_jupyter.plugin import NotebookFile
+
+    jupyter = config.plugins.get("mkdocs-jupyter")
+    if jupyter is None:
+        return files
+    for file in list(files):
+        if file.src_uri.endswith(".ipynb") and jupyter.should_include(file):
+            wrapped = NotebookFile(file, config.use_directory_urls, config.site_dir)
+            wrapped.dest_path, wrapped.url, wrapped.abs_dest_path = file.dest_path, file.url, file.abs_dest_path
+            wrapped.alternates = _alternates(PurePosixPath(file.src_uri))
+            files.remove(file)
+            files.append(wrapped)
+    return files
+
+
+def on_page_content(html: str, page, config: MkDocsConfig, files: Files) -> str:
+    """Give a notebook page's headings and table of contents the same ids, in every language.
+
+    mkdocs-jupyter slugs its table of contents with one function and nbconvert slugs the
+    headings with another, so their links disagree ("#stage-5" vs "stage-5-torchcompile"),
+    and Chinese headings get empty ids. Both are replaced by slugs of the English headings,
+    and TOC titles are taken from the rendered headings (mkdocs-jupyter drops code spans).
+    """
+    if not page.file.src_uri.endswith(".ipynb"):
+        return html
+    ids = heading_ids(read(_paths.sources / f"{PurePosixPath(page.file.src_uri).stem}.py"))
+    headings, toc = list(_HEADING_RE.finditer(html)), list(_flatten(page.toc))
+    if not len(headings) == len(toc) == len(ids):
+        log.warning("notebooks: %s has %d headings, %d TOC entries and %d English headings; anchors left as is",
+                    page.file.src_uri, len(headings), len(toc), len(ids))
+        return html
+    for item, anchor, heading in zip(toc, ids, headings, strict=True):
+        item.id, item.title = anchor, _heading_text(heading["body"])
+    new_ids = iter(ids)
+    return _HEADING_RE.sub(lambda m: _with_anchor(m, next(new_ids)), html)
+
+
+def on_post_page(output: str, page, config: MkDocsConfig) -> str:
+    """Move mkdocs-jupyter's inline stylesheets (~580 KB per page) into one cached file."""
+    if not page.file.src_uri.endswith(".ipynb"):
+        return output
+    return _STYLE_RE.sub(lambda m: _stylesheet_link(m["css"], page.url, Path(config.site_dir)), output)
+
+
+# --- building blocks ---------------------------------------------------------------------
+
+_HEADING_RE = re.compile(r'<h(?P<level>[1-6])(?P<attrs>[^>]*?) id="[^"]*"(?P<body>.*?)</h(?P=level)>', re.S)
+_ANCHOR_LINK_TAG_RE = re.compile(r'<a class="anchor-link"[^>]*>.*?</a>', re.S)
+_ANCHOR_LINK_RE = re.compile(r'(<a class="anchor-link" href=")#[^"]*(")')
+_STYLE_RE = re.compile(r"<style[^>]*>(?P<css>(?:(?!</style>).){4096,}?)</style>", re.S)
+
+
+def _stylesheet_link(css: str, page_url: str, site_dir: Path) -> str:
+    name = f"assets/notebook-{hashlib.sha256(css.encode()).hexdigest()[:12]}.css"
+    target = site_dir / name
+    if not target.exists():
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(css, encoding="utf-8")
+    return f'<link rel="stylesheet" href="{get_relative_url(name, page_url)}">'
+
+
+
+def heading_ids(notebook: nbformat.NotebookNode) -> list[str]:
+    """Slugs of the English Markdown headings, in order, made unique as MkDocs does."""
+    ids: list[str] = []
+    for cell in notebook.cells:
+        if cell.cell_type == "markdown" and cell.metadata.get("lang") == DEFAULT_LANG:
+            for title in re.findall(r"^#{1,6}\s+(.+?)\s*$", cell.source, re.M):
+                ids.append(unique(slugify(title.replace("`", ""), "-"), set(ids)))
+    return ids
+
+
+def _flatten(toc):
+    for item in toc:
+        yield item
+        yield from _flatten(item.children)
+
+
+def _heading_text(body: str) -> str:
+    """A heading's text, without its tags and its ¶ anchor link."""
+    inner = _ANCHOR_LINK_TAG_RE.sub("", body.split(">", 1)[1])
+    return re.sub(r"<[^>]+>", "", inner).strip()
+
+
+def _with_anchor(match: re.Match, anchor: str) -> str:
+    body = _ANCHOR_LINK_RE.sub(rf"\g<1>#{anchor}\g<2>", match["body"], count=1)
+    return f'<h{match["level"]}{match["attrs"]} id="{anchor}"{body}</h{match["level"]}>'
+
+
+def sources() -> list[Path]:
+    return sorted(_paths.sources.glob("*.py"))
+
+
+def rendered_path(source: Path, lang: str) -> Path:
+    return _paths.docs / lang / "notebooks" / f"{source.stem}.ipynb"
+
+
+def _alternates(src_uri: PurePosixPath) -> dict[str, SimpleNamespace]:
+    """The same notebook page in every language, as i18n's language switcher expects."""
+    page = PurePosixPath(*src_uri.parts[1:]).with_suffix("")  # drop the language folder
+    return {
+        lang: SimpleNamespace(url=f"{'' if lang == DEFAULT_LANG else lang + '/'}{page}/")
+        for lang in LANGS
+        if (_paths.docs / lang / page.with_suffix(".ipynb")).exists()
+    }
+
+
+def read(source: Path) -> nbformat.NotebookNode:
+    notebook = jupytext.read(source)
+    problems = language_problems(notebook)
+    if problems:
+        raise NotebookError(f"{source.name}: " + "; ".join(problems))
+    return notebook
+
+
+def language_problems(notebook: nbformat.NotebookNode) -> list[str]:
+    """Every run of Markdown cells between code cells must have one cell per language, in order."""
+    problems, run, runs = [], [], []
+    for cell in [*notebook.cells, None]:
+        if cell is not None and cell.cell_type == "markdown":
+            run.append(cell.metadata.get("lang"))
+        elif run:
+            runs.append(run)
+            run = []
+    for number, langs in enumerate(runs, start=1):
+        if langs != list(LANGS):
+            problems.append(f"Markdown block {number} has languages {langs}, expected {list(LANGS)}")
+    return problems
+
+
+def executed(source: Path, notebook: nbformat.NotebookNode) -> nbformat.NotebookNode:
+    """The source's code cells with their outputs, from the cache or a fresh execution."""
+    versions = f"{metadata.version('torch')} {sys.version}"  # importing torch would cost seconds per build
+    key = hashlib.sha256(source.read_bytes() + versions.encode()).hexdigest()[:16]
+    cached = _paths.cache / "notebooks" / f"{source.stem}-{key}.ipynb"
+    cached.parent.mkdir(parents=True, exist_ok=True)
+    with FileLock(str(cached) + ".lock"):  # two builds at once (tests) execute it once
+        if not cached.exists():
+            log.info("notebooks: executing %s (no cached run for this source)", source.name)
+            atomic_write(cached, nbformat.writes(execute(notebook, source.name)))
+    return nbformat.read(cached, as_version=4)
+
+
+def execute(notebook: nbformat.NotebookNode, label: str) -> nbformat.NotebookNode:
+    """Run the code cells in a fresh kernel; any failing cell raises NotebookError."""
+    from nbclient import NotebookClient
+    from nbclient.exceptions import CellExecutionError
+
+    code_only = nbformat.v4.new_notebook(
+        cells=[cell for cell in notebook.cells if cell.cell_type == "code"], metadata=notebook.metadata
+    )
+    with tempfile.TemporaryDirectory(prefix="notebook-") as workdir:
+        client = NotebookClient(
+            code_only, timeout=EXECUTION_TIMEOUT_S, kernel_name="python3", allow_errors=False,
+            resources={"metadata": {"path": workdir}},
+        )
+        try:
+            # The debugger's frozen-modules notice would otherwise land in the build log.
+            client.execute(env={**os.environ, "PYDEVD_DISABLE_FILE_VALIDATION": "1"})
+        except CellExecutionError as error:
+            failed = next((i for i, c in enumerate(code_only.cells, 1) if _has_error(c)), "?")
+            raise NotebookError(f"{label}: code cell {failed} failed: {error.ename}: {error.evalue}") from None
+    return code_only
+
+
+def _has_error(cell: nbformat.NotebookNode) -> bool:
+    return any(output.get("output_type") == "error" for output in cell.get("outputs", []))
+
+
+def for_language(source: nbformat.NotebookNode, run: nbformat.NotebookNode, lang: str) -> nbformat.NotebookNode:
+    """The notebook a reader of `lang` gets: their Markdown cells and the executed code."""
+    code_cells = iter(run.cells)
+    cells = []
+    for cell in source.cells:
+        if cell.cell_type == "code":
+            cells.append(next(code_cells))
+        elif cell.metadata.get("lang") == lang:
+            cells.append(nbformat.v4.new_markdown_cell(cell.source))
+    notebook = nbformat.v4.new_notebook(cells=cells, metadata={"kernelspec": source.metadata["kernelspec"]})
+    for number, cell in enumerate(notebook.cells):
+        cell.id = f"cell-{number}"
+    return notebook
+
+
+def write_if_changed(path: Path, text: str) -> None:
+    """Unchanged files are left alone, so that `mkdocs serve` does not reload forever."""
+    if not (path.exists() and path.read_text(encoding="utf-8") == text):
+        atomic_write(path, text)
+
+
+def atomic_write(path: Path, text: str) -> None:
+    """Write through a temporary file and a rename: a concurrent build never reads half a file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.NamedTemporaryFile("w", dir=path.parent, suffix=".tmp", delete=False, encoding="utf-8") as tmp:
+        tmp.write(text)
+    os.replace(tmp.name, path)

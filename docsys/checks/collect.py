@@ -1,0 +1,168 @@
+"""pytest plugin: the code blocks of the English pages are the examples' tests (pytest-codeblocks' items).
+
+Each page under docs/en/ is expanded by the site's own extension (docsys.checks.pages), and
+pytest-codeblocks reads the blocks out of it with its marks and expected outputs. Items:
+
+- a block that shows a snippet (`::: example`) runs that snippet once per test session, at the
+  first page block that shows it whole: docsys.core.check compares it with its recording, or,
+  with `--update-examples`, records it (the same run and the same rules as `python -m docsys
+  record`). zh pages include the same examples in the same order (the parity check), so
+  running them again per language would prove nothing new;
+- a Python block typed into a page runs as a script, a bash block in the repository root, and
+  what they print is compared with the output block under them.
+
+Items are pytest-codeblocks' TestBlock, subclassed where this project differs: snippets run as
+the reader runs them, in their own process (through a fork server that has imported torch);
+outputs are compared after docsys.core.normalize.
+"""
+
+from __future__ import annotations
+
+import ast
+import io
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+from pytest_codeblocks.main import CodeBlock, extract_from_buffer
+from pytest_codeblocks.plugin import TestBlock
+
+from docsys.checks.pages import expand, extension_config
+from docsys.core.check import check
+from docsys.core.markers import MARKERS
+from docsys.core.normalize import diff, normalize
+from docsys.core.runner import Zygote, run
+from docsys.core.snippet import Snippet, load
+
+RUNNABLE = {"python", "bash", "sh"}
+_zygote: Zygote | None = None
+
+
+def zygote() -> Zygote:
+    global _zygote
+    if _zygote is None:
+        _zygote = Zygote()
+    return _zygote
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--update-examples", action="store_true",
+                     help="record the examples' outputs instead of comparing them (= python -m docsys record)")
+    parser.addini("example_pages", "folder of the pages whose code blocks are tests", default="docs/en")
+    parser.addini("example_config", "the mkdocs.yml whose examples extension expands them", default="mkdocs.yml")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "example(path, section=None): the page block shows this snippet")
+    for marker in MARKERS.values():
+        config.addinivalue_line("markers", f"{marker.name}: {marker.description}")
+
+
+def _setting(config: pytest.Config, name: str) -> Path:
+    return (config.rootpath / config.getini(name)).resolve()
+
+
+def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
+    if file_path.suffix == ".md" and file_path.resolve().is_relative_to(_setting(parent.config, "example_pages")):
+        return PageFile.from_parent(parent, path=file_path)
+    return None
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    if _zygote is not None:
+        _zygote.close()
+
+
+def example_of(block: CodeBlock) -> tuple[str, str | None] | None:
+    """(snippet path, section) of a block marked `pytest.mark.example(...)`, else None."""
+    for mark in block.marks:
+        if mark.startswith("pytest.mark.example("):
+            call = ast.parse(mark, mode="eval").body
+            section = next((k.value.value for k in call.keywords if k.arg == "section"), None)
+            return call.args[0].value, section
+    return None
+
+
+class PageFile(pytest.File):
+    """One English page: its runnable blocks, each example once per session."""
+
+    def collect(self):
+        config_file = _setting(self.config, "example_config")
+        snippets_dir = Path(extension_config(config_file)["base_path"][0])
+        text = expand(self.path.read_text(encoding="utf-8"), mode="test", config_file=config_file)
+        seen = self.session.stash.setdefault(_SEEN, set())
+        for block in extract_from_buffer(io.StringIO(text + "\n")):
+            if block.syntax not in RUNNABLE:
+                continue
+            example = example_of(block)
+            if example is None:
+                yield InlineBlock.from_parent(self, name=f"line {block.lineno}", obj=block)
+            elif example[1] is None and example[0] not in seen:
+                seen.add(example[0])
+                snippet = load(snippets_dir / example[0], snippets_dir)
+                item = ExampleBlock.from_parent(self, name=example[0], obj=block)
+                item.snippet = snippet
+                for mark in snippet.marks:
+                    item.add_marker(getattr(pytest.mark, mark))
+                yield item
+
+
+_SEEN = pytest.StashKey[set]()
+
+
+class ExampleBlock(TestBlock):
+    """A snippet shown on a page: run once, as the reader runs it (docsys.core.check)."""
+
+    snippet: Snippet
+
+    def runtest(self) -> None:
+        update = self.config.getoption("--update-examples")
+        outcome = check(self.snippet, update=update, zygote=None if update else zygote())
+        if not outcome.ok:
+            raise AssertionError(outcome.message)
+
+    def repr_failure(self, excinfo, style=None) -> str:
+        return str(excinfo.value)
+
+    def reportinfo(self):
+        return self.path, None, f"example {self.name}"
+
+
+class InlineBlock(TestBlock):
+    """A block typed into a page: Python runs as a script, bash in the repository root."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        for mark in self.obj.marks:
+            self.add_marker(eval(mark, {"sys": sys, "pytest": pytest}))  # noqa: S307 (pytest-codeblocks' own rule)
+
+    def runtest(self) -> None:
+        printed = self._python() if self.obj.syntax == "python" else self._shell()
+        expected = self.obj.expected_output
+        if expected is not None and normalize(expected) != normalize(printed):
+            raise AssertionError(f"{self.name}: printed output differs from the page:\n"
+                                 + diff(expected, printed, self.name))
+
+    def _python(self) -> str:
+        with tempfile.TemporaryDirectory(prefix="inline-") as folder:
+            script = Path(folder) / "block.py"
+            script.write_text(self.obj.code, encoding="utf-8")
+            result = run(Snippet(path=script, root=Path(folder)), zygote=zygote())
+        if result.returncode != 0:
+            raise AssertionError(f"{self.name}: exited {result.returncode}\n{result.output[-2000:]}")
+        return result.output
+
+    def _shell(self) -> str:
+        env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"}
+        proc = subprocess.run(
+            ["/bin/bash", "-c", self.obj.code], cwd=self.config.rootpath, env=env, capture_output=True, text=True
+        )
+        if proc.returncode != 0:
+            raise AssertionError(f"{self.name}: exited {proc.returncode}\n{proc.stderr[-2000:]}")
+        return proc.stdout
+
+    def repr_failure(self, excinfo, style=None) -> str:
+        return str(excinfo.value)

@@ -1,0 +1,115 @@
+"""The one execution path of an example: run it, judge the run, then compare or record.
+
+`check(snippet)` is what the tests do; `check(snippet, update=True)` is what recording does
+(`python -m docsys record`, or `pytest --update-examples`). Both run the snippet the same way
+(docsys.core.runner) and apply the same rules:
+
+- the run must exit 0, within its timeout, leaving no process behind;
+- it may not raise an undeclared deprecation (docsys.core.policy);
+- a benchmark's output must follow the table convention (docsys.core.bench);
+- a declared graph must be a graph.
+
+Then a test compares the output (after docsys.core.normalize) and the graphs with the
+recording, and fails if the recording is stale; an update writes output, graphs and
+provenance from this one run (docsys.core.record). A benchmark is recorded only on a quiet
+machine: if other processes kept more than LOAD_LIMIT cores busy before or during the run, the
+recording is refused with one line, and nothing is written.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+from docsys.core import bench, policy, record
+from docsys.core.normalize import diff, normalize, normalize_dot
+from docsys.core.processes import Load, idle_load
+from docsys.core.runner import RunResult, Zygote, run
+from docsys.core.snippet import Snippet
+
+LOAD_LIMIT = float(os.environ.get("DOCSYS_LOAD_LIMIT", "0.25"))  # cores kept busy by other processes
+
+
+@dataclass(frozen=True)
+class Outcome:
+    snippet: Snippet
+    ok: bool
+    message: str
+
+
+def _run_problems(snippet: Snippet, result: RunResult) -> list[str]:
+    if result.timed_out:
+        return [f"{snippet.rel} timed out after {snippet.timeout:g} s (raise '# timeout:' if it must take longer)"]
+    found = []
+    if result.leftovers:
+        leftovers = "\n".join(result.leftovers)
+        found.append(f"{snippet.rel} left processes running after it ended (killed now):\n{leftovers}")
+    if result.returncode != 0:
+        tail = "\n".join(result.output.strip().splitlines()[-15:])
+        found.append(f"{snippet.rel} exited with {result.returncode}:\n{tail}")
+    found += policy.problems(snippet, result.warnings)
+    found += [f"{snippet.rel}: '# graph: {var}': {value['error']}" for var, value in result.graphs.items()
+              if isinstance(value, dict)]
+    if snippet.is_benchmark and result.returncode == 0:
+        found += [f"{snippet.rel}: {p}" for p in bench.convention_problems(result.output)]
+    return found
+
+
+def _graphs(result: RunResult) -> dict[str, str]:
+    return {var: normalize_dot(source) for var, source in result.graphs.items() if isinstance(source, str)}
+
+
+def _compare(snippet: Snippet, result: RunResult) -> list[str]:
+    state = record.state(snippet)
+    fix = f"`make record SNIPPETS={snippet.rel}`"
+    if state == record.MISSING:
+        return [f"{snippet.rel}: no recording ({snippet.output_path.name}, {snippet.record_path.name}); run {fix}"]
+    recorded = snippet.output_path.read_text(encoding="utf-8")
+    found = []
+    if normalize(recorded) != normalize(result.output):
+        found.append(f"{snippet.rel}: output differs from the recording (if intended, run {fix}):\n"
+                     + diff(recorded, result.output, snippet.output_path.name))
+    for var, source in _graphs(result).items():
+        path = snippet.graph_path(var)
+        if not path.exists() or path.read_text(encoding="utf-8") != source:
+            found.append(f"{snippet.rel}: graph {var!r} differs from {path.name} (if intended, run {fix})")
+    if state == record.STALE and not found:
+        found.append(f"{snippet.rel}: changed since it was recorded (same output); run {fix} to record its source")
+    return found
+
+
+def _busy(load: Load | None, when: str) -> str | None:
+    if load is not None and load.others > LOAD_LIMIT:
+        return (f"other processes kept {load.others:.2f} cores busy {when} (limit {LOAD_LIMIT}); "
+                "nothing recorded: re-run on a quiet machine")
+    return None
+
+
+def _update(snippet: Snippet, result: RunResult, before: Load | None) -> Outcome:
+    extra: dict = {"load": {"before": before.as_dict() if before else None,
+                            "during": result.load.as_dict() if result.load else None,
+                            "limit_cores": LOAD_LIMIT}}
+    if snippet.is_benchmark:
+        if refusal := _busy(before, "before the run") or _busy(result.load, "during the run"):
+            return Outcome(snippet, False, f"REFUSED  {snippet.rel}: {refusal}")
+        extra["threads"] = bench.threads(result.output)
+    record.write(snippet, result.output, record.provenance(snippet, result.seconds, extra), _graphs(result))
+    return Outcome(snippet, True, f"recorded {snippet.rel} ({result.seconds:.1f} s)")
+
+
+def check(snippet: Snippet, update: bool = False, zygote: Zygote | None = None) -> Outcome:
+    """Run a snippet once; compare it with its recording, or (update) record it."""
+    before = idle_load() if update and snippet.is_benchmark else None
+    if before is not None and (refusal := _busy(before, "before the run")):
+        return Outcome(snippet, False, f"REFUSED  {snippet.rel}: {refusal}")
+    result = run(snippet, zygote=None if update else zygote)
+    problems = _run_problems(snippet, result)
+    if problems:
+        verb = "nothing recorded" if update else "failed"
+        return Outcome(snippet, False, f"FAILED   {snippet.rel} ({verb}):\n" + "\n".join(problems))
+    if update:
+        return _update(snippet, result, before)
+    problems = _compare(snippet, result)
+    if problems:
+        return Outcome(snippet, False, "\n".join(problems))
+    return Outcome(snippet, True, f"ok       {snippet.rel}")

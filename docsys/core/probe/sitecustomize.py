@@ -1,0 +1,92 @@
+"""Watches a snippet run without changing what it prints (loaded through PYTHONPATH).
+
+Self-contained on purpose: the snippet runs in a temporary folder where docsys is not importable.
+Configured by environment variables, each optional:
+
+- DOCSYS_PROBE_WARNINGS=<file>: every warning that passes the warning filters — shown on stderr,
+  or caught by the snippet itself — is appended to <file> as one JSON line. This is how the
+  warnings policy (docsys.core.policy) sees a deprecation that a snippet catches and prints.
+- DOCSYS_PROBE_GRAPHS="<var> ..." and DOCSYS_PROBE_GRAPHS_OUT=<file>: at exit, the DOT source
+  of each named module-level variable of `__main__` is written to <file> as JSON.
+
+Any sitecustomize that this one shadows on sys.path is still run.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import importlib.util
+import json
+import os
+import sys
+import warnings
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def _append(path: str, record: dict) -> None:
+    with open(path, "a", encoding="utf-8") as log:
+        log.write(json.dumps(record) + "\n")
+
+
+def watch_warnings(path: str) -> None:
+    """Wrap warnings._showwarnmsg: the filters have already let the warning through by then,
+    and catch_warnings(record=True) replaces only the implementation it dispatches to."""
+    show = warnings._showwarnmsg
+
+    def logged(message: warnings.WarningMessage) -> None:
+        with contextlib.suppress(OSError):
+            _append(
+                path,
+                {
+                    "category": message.category.__name__,
+                    "message": str(message.message),
+                    "filename": str(message.filename),
+                    "pid": os.getpid(),
+                },
+            )
+        show(message)
+
+    warnings._showwarnmsg = logged
+
+
+def dump_graphs(names: list[str], path: str) -> None:
+    main = sys.modules.get("__main__")
+    namespace = vars(main) if main is not None else {}
+    sources = {}
+    for name in names:
+        value = namespace.get(name)
+        source = getattr(value, "source", None)
+        if isinstance(source, str):
+            sources[name] = source
+        else:
+            sources[name] = {"error": f"{name!r} is {type(value).__name__}, not a graphviz.Digraph"}
+    with open(path, "w", encoding="utf-8") as out:
+        json.dump(sources, out)
+
+
+def install(environ: os._Environ | dict = os.environ) -> None:
+    if environ.get("DOCSYS_PROBE_WARNINGS"):
+        watch_warnings(environ["DOCSYS_PROBE_WARNINGS"])
+    if environ.get("DOCSYS_PROBE_GRAPHS") and environ.get("DOCSYS_PROBE_GRAPHS_OUT"):
+        names, out = environ["DOCSYS_PROBE_GRAPHS"].split(), environ["DOCSYS_PROBE_GRAPHS_OUT"]
+        atexit.register(dump_graphs, names, out)
+
+
+def _run_shadowed_sitecustomize() -> None:
+    others = [p for p in sys.path if os.path.abspath(p or ".") != _HERE]
+    spec = None
+    for entry in others:
+        candidate = os.path.join(entry or ".", "sitecustomize.py")
+        if os.path.isfile(candidate):
+            spec = importlib.util.spec_from_file_location("_shadowed_sitecustomize", candidate)
+            break
+    if spec is not None and spec.loader is not None:
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+
+
+if __name__ == "sitecustomize":
+    install()
+    _run_shadowed_sitecustomize()

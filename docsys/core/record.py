@@ -1,0 +1,122 @@
+"""Recordings: what a snippet printed, and where, when and from which source it was recorded.
+
+One format for every snippet — plain, benchmark, GPU, launched:
+
+    <name>.out           what it printed, made portable (docsys.core.normalize); shown on the page
+    <name>.record.json   its provenance (schema below); written by the same run as the `.out`
+    <name>.<var>.dot     a declared graph's DOT source (`# graph: <var>`), drawn by the site build
+
+Provenance: the snippet and the SHA-256 of its source; the platform (`cpu`, or `cuda` for a
+snippet marked cuda or multi_gpu); the machine (CPU model, cores, the ISA features that decide
+CPU kernels, GPU, driver); torch, CUDA and Python versions; date; the command that reproduces
+it; and for a benchmark the threads it used, the load other processes put on the machine, and
+its measured table's spread (docsys.core.bench).
+
+One staleness rule: a recording is current when its `source_sha256` is the snippet's. A
+snippet marked for a GPU that has no recording is "not yet recorded", which pages say.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from docsys.core.machine import facts, machine_id
+from docsys.core.snippet import Snippet, source_sha256
+
+SCHEMA = 1
+NOTE = "DO NOT EDIT MANUALLY: written by `python -m docsys record` with the snippet's output"
+CURRENT, STALE, MISSING = "current", "stale", "not yet recorded"
+
+
+@dataclass(frozen=True)
+class Record:
+    data: dict
+
+    @property
+    def platform(self) -> str:
+        return self.data["platform"]
+
+    @property
+    def machine(self) -> str:
+        return self.data["machine"]
+
+    @property
+    def date(self) -> str:
+        return self.data["recorded_at"][:10]
+
+    @property
+    def torch(self) -> str:
+        return self.data["software"]["torch"]
+
+    @property
+    def host(self) -> dict:
+        return self.data["host"]
+
+    @property
+    def threads(self) -> int | None:
+        return self.data.get("threads")
+
+    @property
+    def command(self) -> str:
+        return self.data["command"]
+
+
+def read(snippet: Snippet) -> Record | None:
+    path = snippet.record_path
+    return Record(json.loads(path.read_text(encoding="utf-8"))) if path.exists() else None
+
+
+def state(snippet: Snippet) -> str:
+    """CURRENT, STALE (the snippet changed since) or MISSING."""
+    record = read(snippet)
+    if record is None or not snippet.output_path.exists():
+        return MISSING
+    return CURRENT if record.data.get("source_sha256") == source_sha256(snippet.path) else STALE
+
+
+def provenance(snippet: Snippet, seconds: float, extra: dict | None = None, now: dt.datetime | None = None) -> dict:
+    info = facts()
+    now = now or dt.datetime.now(dt.UTC)
+    host = {k: info[k] for k in ("cpu", "cores", "isa", "gpu", "gpu_count", "driver")}
+    if snippet.platform == "cpu":
+        host.update(gpu=None, gpu_count=0, driver=None)
+    return {
+        "note": NOTE,
+        "schema": SCHEMA,
+        "snippet": snippet.rel,
+        "source_sha256": source_sha256(snippet.path),
+        "platform": snippet.platform,
+        "machine": machine_id(snippet.platform, info),
+        "recorded_at": now.strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "command": f"python -m docsys record {snippet.rel}",
+        "seconds": round(seconds, 2),
+        "host": host,
+        "software": {"torch": info["torch"], "cuda": info["cuda"] if snippet.platform == "cuda" else None,
+                     "python": info["python"]},
+        **(extra or {}),
+    }
+
+
+def write(snippet: Snippet, output: str, prov: dict, graphs: dict[str, str] | None = None) -> None:
+    """Write the output, its graphs and its provenance together (provenance last: a crash in
+    between leaves a stale recording, never a current-looking one with a different output)."""
+    snippet.output_path.write_text(output, encoding="utf-8")
+    for var, source in (graphs or {}).items():
+        snippet.graph_path(var).write_text(source, encoding="utf-8")
+    snippet.record_path.write_text(json.dumps(prov, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+def forget(snippet: Snippet) -> None:
+    """Remove a recording, so that its page says "not yet recorded" (GPU snippets on a CPU machine)."""
+    for path in (snippet.output_path, snippet.record_path, *(snippet.graph_path(v) for v in snippet.graphs)):
+        path.unlink(missing_ok=True)
+
+
+def orphans(root: Path, snippets: list[Snippet]) -> list[Path]:
+    """Recorded files whose snippet is gone, or graph files no header declares."""
+    expected = {p for s in snippets for p in (s.output_path, s.record_path, *(s.graph_path(v) for v in s.graphs))}
+    found = [*root.rglob("*.out"), *root.rglob("*.record.json"), *root.rglob("*.dot")]
+    return sorted(p for p in found if p not in expected)

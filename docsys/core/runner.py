@@ -1,0 +1,227 @@
+"""Running a snippet as a reader does, and collecting what the run shows and leaves behind.
+
+`run(snippet)` starts exactly the reader's command (`python <file>`, or the `# launch:` line,
+e.g. `torchrun --standalone --nproc-per-node=2 <file>`) in an empty temporary folder, with
+stdout and stderr in one stream, as a terminal shows them. A torchrun launch writes each
+rank's streams to its own files (torchrun's PET_LOG_DIR / PET_REDIRECTS), returned after the
+launcher's own lines as `[rankN] ...`, rank by rank, stdout before stderr, so that concurrent
+ranks give a deterministic text. `run(snippet, zygote=...)` starts a plain Python snippet in a
+fork of a process that has already imported torch (docsys/core/probe/zygote.py) instead.
+
+Every process of a run carries a token in its environment (and a zygote child is its own
+session): when the run ends or times out, whatever is still alive is killed and reported.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from docsys.core import processes
+from docsys.core.normalize import portable
+from docsys.core.processes import Load, LoadMeter
+from docsys.core.snippet import Snippet
+
+PROBE_DIR = Path(__file__).with_name("probe")
+RUN_ID_VAR = "DOCSYS_RUN_ID"
+
+
+@dataclass(frozen=True)
+class RunResult:
+    returncode: int
+    output: str  # what the reader sees: stdout and stderr as one stream (torchrun: launcher, then ranks)
+    seconds: float = 0.0
+    cpu: float = 0.0  # CPU seconds of the run's processes (from their rusage)
+    load: Load | None = None  # other processes' load during the run
+    warnings: tuple[dict, ...] = ()  # every warning that passed the filters (docsys/core/probe)
+    graphs: dict = field(default_factory=dict)  # DOT source per declared graph variable
+    leftovers: tuple[str, ...] = ()  # processes still alive after the run ended (killed)
+    timed_out: bool = False
+
+
+def base_env() -> dict[str, str]:
+    """The environment of every run: the caller's, made reproducible, with the probe loaded."""
+    path = os.pathsep.join(p for p in (str(PROBE_DIR), os.environ.get("PYTHONPATH", "")) if p)
+    return {**os.environ, "PYTHONHASHSEED": "0", "PYTHONUNBUFFERED": "1", "PYTHONWARNINGS": "", "PYTHONPATH": path}
+
+
+def command(snippet: Snippet) -> list[str]:
+    """The reader's command, with `python`/`torchrun` resolved next to this interpreter."""
+    program, *args = snippet.launch or ("python",)
+    interpreters = {"python": sys.executable, "torchrun": str(Path(sys.executable).with_name("torchrun"))}
+    return [interpreters.get(program, program), *args, str(snippet.path)]
+
+
+def _probe_env(snippet: Snippet, scratch: Path, token: str) -> dict[str, str]:
+    env = {RUN_ID_VAR: token, "DOCSYS_PROBE_WARNINGS": str(scratch / "warnings.jsonl")}
+    if snippet.graphs:
+        env.update(DOCSYS_PROBE_GRAPHS=" ".join(snippet.graphs), DOCSYS_PROBE_GRAPHS_OUT=str(scratch / "graphs.json"))
+    if snippet.torchrun:
+        env.update(PET_LOG_DIR=str(scratch / "ranks"), PET_REDIRECTS="3")
+    return env
+
+
+def _per_rank(log_dir: Path) -> str:
+    """torchrun's per-rank logs as `[rankN] line` lines: rank by rank, stdout then stderr."""
+    ranks = sorted(log_dir.glob("*/attempt_*/*/"), key=lambda p: (p.parent.name, int(p.name)))
+    lines = []
+    for rank_dir in ranks:
+        for name in ("stdout.log", "stderr.log"):
+            path = rank_dir / name
+            if path.exists():
+                text = path.read_text(encoding="utf-8", errors="replace")
+                lines += [f"[rank{rank_dir.name}] {line}".rstrip() for line in text.splitlines()]
+    return "".join(f"{line}\n" for line in lines)
+
+
+def _wait(proc: subprocess.Popen, timeout: float) -> float | None:
+    """Wait for the launcher with its rusage (which covers the children it waited for);
+    CPU seconds, or None on timeout."""
+    deadline = time.monotonic() + timeout
+    while True:
+        pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+        if pid:
+            proc.returncode = os.waitstatus_to_exitcode(status)
+            return usage.ru_utime + usage.ru_stime
+        if time.monotonic() > deadline:
+            return None
+        time.sleep(0.01)
+
+
+def _launch(snippet: Snippet, workdir: str, out_path: Path, env: dict) -> tuple[int, float, bool, list[str]]:
+    token = env[RUN_ID_VAR]
+    with out_path.open("w") as out:
+        proc = subprocess.Popen(
+            command(snippet), cwd=workdir, env={**base_env(), **env}, stdout=out, stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL, start_new_session=True,
+        )
+    try:
+        cpu = _wait(proc, snippet.timeout)
+    except BaseException:  # interrupted (Ctrl-C, pytest-timeout): still leave nothing running
+        processes.kill_group(proc.pid)
+        processes.kill(processes.with_env(RUN_ID_VAR, token))
+        proc.wait()
+        raise
+    processes.kill_group(proc.pid)
+    leftovers = processes.kill(processes.with_env(RUN_ID_VAR, token))
+    if cpu is None:
+        proc.wait()
+        return -9, 0.0, True, []
+    return proc.returncode, cpu, False, leftovers
+
+
+def run(snippet: Snippet, zygote: Zygote | None = None) -> RunResult:
+    """Run one snippet the way a reader does (see the module docstring)."""
+    token = uuid.uuid4().hex
+    with tempfile.TemporaryDirectory(prefix="snippet-") as workdir, tempfile.TemporaryDirectory(
+        prefix="snippet-run-"
+    ) as scratch_dir:
+        scratch = Path(scratch_dir)
+        out_path = scratch / "output"
+        env = _probe_env(snippet, scratch, token)
+        meter, start = LoadMeter(), time.monotonic()
+        if zygote is not None and not snippet.launch:
+            code, cpu, timed_out, leftovers = zygote.run(snippet, workdir, out_path, env)
+        else:
+            code, cpu, timed_out, leftovers = _launch(snippet, workdir, out_path, env)
+        seconds = time.monotonic() - start
+        load = meter.stop(own_cpu=cpu)
+        output = out_path.read_text(encoding="utf-8", errors="replace") if out_path.exists() else ""
+        if snippet.torchrun:
+            output += _per_rank(scratch / "ranks")
+        output = portable(output, workdir)
+        if timed_out:
+            output = f"timed out after {snippet.timeout:g} s\n{output}"
+        return RunResult(
+            code, output, seconds, cpu, load, _warnings(scratch / "warnings.jsonl"),
+            _graphs(scratch / "graphs.json"), tuple(leftovers), timed_out,
+        )
+
+
+def _warnings(path: Path) -> tuple[dict, ...]:
+    if not path.exists():
+        return ()
+    return tuple(json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip())
+
+
+def _graphs(path: Path) -> dict:
+    return json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+
+
+class Zygote:
+    """Client of one fork server (docsys/core/probe/zygote.py); started on first use."""
+
+    def __init__(self, preload: str = "torch") -> None:
+        self.preload = preload
+        self._proc: subprocess.Popen | None = None
+        self._lock = threading.Lock()
+        fd, log = tempfile.mkstemp(prefix="zygote-", suffix=".log")
+        os.close(fd)
+        self._log = Path(log)
+
+    def _start(self) -> subprocess.Popen:
+        if self._proc is None or self._proc.poll() is not None:
+            env = {**base_env(), "DOCSYS_ZYGOTE_PRELOAD": self.preload}
+            with self._log.open("w") as log:
+                self._proc = subprocess.Popen(
+                    [sys.executable, str(PROBE_DIR / "zygote.py")], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                    stderr=log, env=env, cwd=tempfile.gettempdir(),
+                )
+            self._read(None)
+        return self._proc
+
+    def _read(self, timeout: float | None) -> dict | None:
+        assert self._proc is not None and self._proc.stdout is not None
+        if timeout is not None and not select.select([self._proc.stdout], [], [], timeout)[0]:
+            return None
+        line = self._proc.stdout.readline()
+        if not line:
+            log = self._log.read_text(errors="replace")[-2000:]
+            raise RuntimeError(f"the snippet fork server (docsys/core/probe/zygote.py) exited:\n{log}")
+        return json.loads(line)
+
+    def run(self, snippet: Snippet, workdir: str, output: Path, env: dict) -> tuple[int, float, bool, list[str]]:
+        with self._lock:
+            proc = self._start()
+            request = {"path": str(snippet.path), "cwd": workdir, "output": str(output), "env": env}
+            assert proc.stdin is not None
+            proc.stdin.write((json.dumps(request) + "\n").encode())
+            proc.stdin.flush()
+            pid = self._read(None)["pid"]
+            try:
+                done = self._read(snippet.timeout)
+            except BaseException:  # interrupted: kill the run, and the server whose reply is now pending
+                self._kill(pid, env[RUN_ID_VAR])
+                self.close()
+                raise
+            timed_out = done is None
+            if timed_out:
+                self._kill(pid, env[RUN_ID_VAR])
+                done = self._read(None)
+            leftovers = self._kill(pid, env[RUN_ID_VAR])
+            code = -9 if timed_out else os.waitstatus_to_exitcode(done["status"])
+            return code, done["cpu"], timed_out, [] if timed_out else leftovers
+
+    @staticmethod
+    def _kill(pid: int, token: str) -> list[str]:
+        processes.kill_group(pid)
+        return processes.kill(processes.in_session(pid) + processes.with_env(RUN_ID_VAR, token))
+
+    def close(self) -> None:
+        if self._proc is not None:
+            self._proc.kill()
+            self._proc.wait()
+            for stream in (self._proc.stdin, self._proc.stdout):
+                if stream is not None:
+                    stream.close()
+            self._proc = None
+        self._log.unlink(missing_ok=True)

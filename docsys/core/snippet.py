@@ -1,0 +1,159 @@
+"""Snippets: the runnable examples under `snippets/<slug>/<name>.py`.
+
+A snippet is a complete Python script a reader can run. Leading comment lines may declare what
+the machinery needs to know; they are not shown to readers (docsys.build.examples strips them):
+
+    # marks: cuda slow          pytest markers (docsys.core.markers)
+    # timeout: 120              seconds before a run is killed (default 60)
+    # launch: torchrun --standalone --nproc-per-node=2
+                                how a reader starts it (default: python)
+    # graph: dot                module-level torchviz graphs whose DOT source is recorded
+    # warns: FutureWarning: torch.cuda.amp.GradScaler -- the page shows the deprecation
+                                a deprecation the page shows on purpose (docsys.core.policy)
+    # estimate: 40              seconds it takes on a GPU (cuda snippets: recording order)
+
+Beside it live what a recording writes (docsys.core.record): `name.out`, what it printed, and
+`name.record.json`, where and from which source it was recorded.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import hashlib
+import re
+import shlex
+from dataclasses import dataclass
+from pathlib import Path
+
+from docsys.core.markers import MARKERS
+from docsys.core.paths import SNIPPETS_DIR
+
+DEFAULT_TIMEOUT_S = 60.0
+HEADER_KEYS = ("marks", "timeout", "launch", "graph", "warns", "estimate")
+HEADER_RE = re.compile(rf"^#\s*(?P<key>{'|'.join(HEADER_KEYS)}):\s*(?P<value>.*?)\s*$")
+_WARNS_RE = re.compile(r"^(?P<category>\w+):\s*(?P<text>.+?)\s+--\s+(?P<reason>.+)$")
+BENCH_GLOB = "bench_*.py"
+GPU_MARKS = ("cuda", "multi_gpu")
+
+
+class SnippetHeaderError(ValueError):
+    """A header line the machinery cannot read (one line, naming the file)."""
+
+
+@dataclass(frozen=True)
+class DeclaredWarning:
+    category: str  # e.g. FutureWarning
+    text: str  # a part of the message that identifies it
+    reason: str  # why the page shows it
+
+
+@dataclass(frozen=True)
+class Snippet:
+    path: Path
+    root: Path = SNIPPETS_DIR
+    marks: tuple[str, ...] = ()
+    timeout: float = DEFAULT_TIMEOUT_S
+    launch: tuple[str, ...] = ()
+    graphs: tuple[str, ...] = ()
+    warns: tuple[DeclaredWarning, ...] = ()
+    estimate: float | None = None
+    header_lines: int = 0  # leading lines that are machinery, not code for readers
+
+    @property
+    def rel(self) -> str:
+        """Path relative to snippets/, as pages name it (`autograd/backward.py`)."""
+        try:
+            return self.path.relative_to(self.root).as_posix()
+        except ValueError:
+            return self.path.name
+
+    @property
+    def key(self) -> str:
+        """`autograd/backward`: the rel path without `.py` (benchmark tokens use it)."""
+        return self.rel.removesuffix(".py")
+
+    @property
+    def output_path(self) -> Path:
+        return self.path.with_suffix(".out")
+
+    @property
+    def record_path(self) -> Path:
+        return self.path.with_suffix(".record.json")
+
+    def graph_path(self, var: str) -> Path:
+        """Where the DOT source of one declared graph is recorded."""
+        return self.path.with_name(f"{self.path.stem}.{var}.dot")
+
+    @property
+    def is_benchmark(self) -> bool:
+        return self.path.match(BENCH_GLOB)
+
+    @property
+    def platform(self) -> str:
+        """`cuda` for a snippet that needs a GPU (its output comes only from one), else `cpu`."""
+        return "cuda" if any(mark in GPU_MARKS for mark in self.marks) else "cpu"
+
+    @property
+    def torchrun(self) -> bool:
+        return bool(self.launch) and Path(self.launch[0]).name == "torchrun"
+
+    def reader_command(self) -> str:
+        """The command a reader types in the snippet's folder: `torchrun ... train.py`."""
+        return " ".join([*(self.launch or ("python",)), self.path.name])
+
+
+def _header(path: Path) -> tuple[dict[str, list[str]], int]:
+    fields: dict[str, list[str]] = {}
+    count = 0
+    for line in path.read_text(encoding="utf-8").splitlines():
+        match = HEADER_RE.match(line)
+        if not match:
+            break
+        fields.setdefault(match["key"], []).append(match["value"])
+        count += 1
+    return fields, count
+
+
+def _warns(path: Path, values: list[str]) -> tuple[DeclaredWarning, ...]:
+    declared = []
+    for value in values:
+        match = _WARNS_RE.match(value)
+        if not match:
+            raise SnippetHeaderError(f"{path}: write '# warns: <Category>: <part of the message> -- <why it is shown>'")
+        declared.append(DeclaredWarning(match["category"], match["text"], match["reason"]))
+    return tuple(declared)
+
+
+def load(path: Path, root: Path = SNIPPETS_DIR) -> Snippet:
+    """Read a snippet's header declarations."""
+    fields, count = _header(path)
+    marks = tuple(" ".join(fields.get("marks", [])).split())
+    unknown = sorted(set(marks) - set(MARKERS))
+    if unknown:
+        raise SnippetHeaderError(f"{path}: unknown mark(s) {unknown} in '# marks:'; known: {sorted(MARKERS)}")
+    single = {key: values[-1] for key, values in fields.items()}
+    return Snippet(
+        path=path,
+        root=root,
+        marks=marks,
+        timeout=float(single.get("timeout", DEFAULT_TIMEOUT_S)),
+        launch=tuple(shlex.split(single.get("launch", ""))),
+        graphs=tuple(" ".join(fields.get("graph", [])).split()),
+        warns=_warns(path, fields.get("warns", [])),
+        estimate=float(single["estimate"]) if "estimate" in single else None,
+        header_lines=count,
+    )
+
+
+def discover(root: Path = SNIPPETS_DIR) -> list[Snippet]:
+    return [load(p, root) for p in sorted(root.rglob("*.py"))]
+
+
+def source_sha256(path: Path) -> str:
+    """The hash a recording keeps, to tell when its snippet changed since."""
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def select(snippets: list[Snippet], patterns: list[str]) -> list[Snippet]:
+    """The snippets whose path matches any pattern (a glob or a substring); all if none given."""
+    return [s for s in snippets if not patterns or any(fnmatch.fnmatch(s.rel, p) or p in s.rel for p in patterns)]

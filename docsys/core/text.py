@@ -1,0 +1,77 @@
+"""Reading Markdown as text, the way MkDocs sees its structure: fences, headings, anchors.
+
+Standard library only (shared by the build extensions and the checks).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+FENCE_OPEN_RE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>[^`]*)$")
+HEADING_RE = re.compile(r"^(?P<level>#{1,6})[ \t]+(?P<text>.*?)[ \t]*$")
+ANCHOR_RE = re.compile(r"\{[ \t]*#(?P<id>[A-Za-z0-9_-]+)[^}]*\}$")
+PYTHON_LANGS = {"python", "py", "python3", "py3", "pycon", "ipython", "ipython3"}
+
+
+@dataclass(frozen=True)
+class Fence:
+    start: int  # 0-based index of the opening fence line
+    end: int  # index of the closing fence line
+    indent: str
+    marker: str
+    info: str
+    body: list[str]
+
+    @property
+    def lang(self) -> str:
+        word = self.info.strip().lstrip("{").split(maxsplit=1)
+        return word[0].lstrip(".").lower() if word else ""
+
+
+def fences(lines: list[str]) -> list[Fence]:
+    """Every fenced code block, including indented ones (admonitions, tabs) and ~~~ fences."""
+    found: list[Fence] = []
+    i = 0
+    while i < len(lines):
+        m = FENCE_OPEN_RE.match(lines[i])
+        if not m:
+            i += 1
+            continue
+        indent, marker = m["indent"], m["fence"]
+        close = re.compile(rf"^[ \t]*{re.escape(marker[0])}{{{len(marker)},}}[ \t]*$")
+        j = i + 1
+        while j < len(lines) and not close.match(lines[j]):
+            j += 1
+        body = [line[len(indent) :] if line.startswith(indent) else line.lstrip() for line in lines[i + 1 : j]]
+        found.append(Fence(i, j, indent, marker, m["info"].strip(), body))
+        i = j + 1
+    return found
+
+
+def inside_fences(lines: list[str]) -> set[int]:
+    """Indexes of the lines that belong to a fenced block (its fences included)."""
+    return {i for fence in fences(lines) for i in range(fence.start, fence.end + 1)}
+
+
+def outside_fences(lines: list[str]) -> list[tuple[int, str]]:
+    """(index, line) pairs of lines that are not inside a fenced block."""
+    inside = inside_fences(lines)
+    return [(i, line) for i, line in enumerate(lines) if i not in inside]
+
+
+@dataclass(frozen=True)
+class Heading:
+    level: int
+    text: str
+    anchor: str | None
+
+
+def headings(text: str) -> list[Heading]:
+    found = []
+    for _, line in outside_fences(text.split("\n")):
+        m = HEADING_RE.match(line)
+        if m:
+            anchor = ANCHOR_RE.search(m["text"])
+            found.append(Heading(len(m["level"]), m["text"], anchor["id"] if anchor else None))
+    return found

@@ -1,0 +1,1 @@
+"""The `record` command: runs snippets and writes their recordings (standard library + torch only)."""

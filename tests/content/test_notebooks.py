@@ -1,0 +1,53 @@
+"""The notebook: one source with both languages, executed honestly, rendered (not raw) per language."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from docsys.build.notebooks import language_problems, read
+from docsys.core.paths import DEFAULT_LANG, LANGS, NOTEBOOKS_DIR
+
+SOURCES = sorted(NOTEBOOKS_DIR.glob("*.py"))
+SOURCE = SOURCES[0]
+
+
+def test_every_markdown_block_exists_in_both_languages():
+    for source in SOURCES:
+        assert language_problems(read(source)) == [], source.name
+
+
+def is_rendered_notebook(page_html: str) -> bool:
+    """True for a page mkdocs-jupyter rendered; False for a notebook emitted as raw JSON."""
+    return "jp-Notebook" in page_html and '"cell_type"' not in page_html
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_notebook_page_is_rendered_with_outputs_and_download(built_site, lang):
+    prefix = built_site.path if lang == DEFAULT_LANG else built_site.path / lang
+    page_dir = prefix / "notebooks" / SOURCE.stem
+    page = (page_dir / "index.html").read_text(encoding="utf-8")
+    assert is_rendered_notebook(page), f"{lang}: the notebook page is raw source, not a rendered notebook"
+    assert "saved activations (MiB)" in page, f"{lang}: the final table (an executed output) is missing"
+    assert "data:image/png;base64" in page, f"{lang}: the plot is missing"
+    toc = page[page.index("md-nav--secondary"):]
+    assert re.search(r'href="#stage-5-torchcompile"[^>]*>\s*<span class="md-ellipsis">[^<]*torch\.compile', toc), (
+        f"{lang}: the table of contents lost the heading's anchor or its code span"
+    )
+    download = json.loads((page_dir / f"{SOURCE.stem}.ipynb").read_text(encoding="utf-8"))
+    first_markdown = "".join(download["cells"][0]["source"])
+    assert ("一步步" in first_markdown) == (lang == "zh"), f"{lang}: the download is not this language's notebook"
+
+
+def test_language_switcher_stays_on_the_notebook(built_site):
+    links = {
+        lang: dict(re.findall(r'<a href="([^"]+)" hreflang="([^"]+)"', (base / "index.html").read_text()))
+        for lang, base in (
+            ("en", built_site.path / "notebooks" / SOURCE.stem),
+            ("zh", built_site.path / "zh" / "notebooks" / SOURCE.stem),
+        )
+    }
+    assert {v: k for k, v in links["en"].items()}["zh"].endswith(f"zh/notebooks/{SOURCE.stem}/")
+    assert {v: k for k, v in links["zh"].items()}["en"].rstrip("/").endswith(f"notebooks/{SOURCE.stem}")

@@ -1,0 +1,76 @@
+"""The pages and snippets as a whole: everything shown is run, everything run is shown, and recordings are honest."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from docsys.checks.pages import rel_page, shown_snippets, unrun_python_fences
+from docsys.core import record
+from docsys.core.normalize import normalize, portable
+from docsys.core.paths import LANGS, ROOT, SNIPPETS_DIR, page_paths
+from docsys.core.snippet import discover
+
+PAGES = [p for lang in LANGS for p in page_paths(lang)]
+SNIPPETS = discover()
+
+
+@pytest.mark.parametrize("page", PAGES, ids=rel_page)
+def test_every_python_fence_is_run_or_skipped_with_a_reason(page):
+    problems = unrun_python_fences(page.read_text(encoding="utf-8"), rel_page(page))
+    assert not problems, "\n".join(problems)
+
+
+def test_every_snippet_is_shown_on_a_page():
+    unused = sorted({s.rel for s in SNIPPETS} - shown_snippets(PAGES))
+    assert not unused, f"snippets no page shows (show them with `::: example`, or delete them): {unused}"
+
+
+def test_every_recording_has_its_snippet():
+    orphans = [p.relative_to(SNIPPETS_DIR).as_posix() for p in record.orphans(SNIPPETS_DIR, SNIPPETS)]
+    assert not orphans, f"recordings without a snippet or a graph declaration (delete them): {orphans}"
+
+
+def test_gpu_recordings_are_current_or_absent():
+    stale = [s.rel for s in SNIPPETS if s.platform == "cuda" and record.state(s) == record.STALE]
+    assert not stale, (f"GPU snippets changed since their GPU recording: {stale}; re-record them on a GPU "
+                       "(`python -m docsys record --gpu ...`) or run `make record SNIPPETS=...` here to forget them")
+
+
+def test_what_the_tests_run_is_what_python_prints():
+    """The reader's own command, in a shell, prints what the recording holds (warnings on stderr included)."""
+    snippet = SNIPPETS_DIR / "autograd" / "leaf_tensors.py"
+    command = [sys.executable, "snippets/autograd/leaf_tensors.py"]  # stderr into stdout, as a terminal shows
+    proc = subprocess.run(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, check=True)
+    recorded = snippet.with_suffix(".out").read_text(encoding="utf-8")
+    assert "UserWarning" in recorded, "choose a snippet whose recording shows stderr too"
+    assert normalize(portable(proc.stdout)) == normalize(recorded)
+
+
+SHUTDOWN = ("gc.collect()", "dist.barrier()", "dist.destroy_process_group()")
+
+
+def shutdown_problem(source: str) -> str | None:
+    """Why a launched script does not end with the clean shutdown (docs/en/ddp.md#shutdown):
+    `del` of what it holds, gc.collect(), a barrier, then destroy_process_group()."""
+    lines = [line.strip() for line in source.strip().splitlines()]
+    if tuple(lines[-3:]) != SHUTDOWN:
+        return f"last lines are {lines[-3:]}, expected {list(SHUTDOWN)}"
+    if len(lines) < 4 or not lines[-4].startswith("del "):
+        return "the line before gc.collect() must `del` the model, optimizer and tensors"
+    return None
+
+
+@pytest.mark.parametrize("snippet", [s for s in SNIPPETS if s.torchrun], ids=lambda s: s.rel)
+def test_a_launched_snippet_releases_everything_before_destroying_its_group(snippet):
+    problem = shutdown_problem(snippet.path.read_text(encoding="utf-8"))
+    assert problem is None, f"{snippet.rel}: {problem}"
+
+
+def test_the_shutdown_check_catches_a_script_that_skips_the_release():
+    good = "x = 1\ndel model, optimizer\ngc.collect()\ndist.barrier()\ndist.destroy_process_group()\n"
+    assert shutdown_problem(good) is None
+    assert "expected" in (shutdown_problem("x = 1\ndist.destroy_process_group()\n") or "")
+    assert "del" in (shutdown_problem("x = 1\ngc.collect()\ndist.barrier()\ndist.destroy_process_group()\n") or "")

@@ -1,0 +1,80 @@
+"""A small site built with the project's own mkdocs.yml, for planting faults the site checks must catch.
+
+The pages are the few under tests/fixtures/minisite/docs, not a copy of docs/, so the fault tests stay
+fast and do not depend on pages that are being written; everything else (theme, overrides, i18n,
+search, hooks, assets) is the real configuration. A test writes its fault into a copy, then builds.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from docsys.checks.site import Build
+from docsys.core.paths import DOCS_DIR, MKDOCS_YML, ROOT
+
+NAV = [{"Home": "index.md"}, {"Mixed precision": "mixed-precision.md"}]
+
+_BUILD = """\
+import json, logging, sys
+from mkdocs.commands.build import build
+from mkdocs.config import load_config
+logging.basicConfig(level=logging.INFO, format="%(levelname)s - %(message)s")
+args = json.loads(sys.argv[1])
+config = load_config(
+    args["config"], docs_dir=args["docs_dir"], site_dir=args["site_dir"], nav=args["nav"], strict=False
+)
+# The hooks keep their caches and find notebooks beside mkdocs.yml: make that the small site's folder.
+config.config_file_path = args["project_file"]
+if args["without_overrides"]:  # the theme as Material ships it, without overrides/ (custom_dir)
+    config.theme.dirs = [d for d in config.theme.dirs if d != args["overrides"]]
+config.plugins.on_startup(command="build", dirty=False)
+try:
+    build(config)
+finally:
+    config.plugins.on_shutdown()
+"""
+
+
+PAGES = Path(__file__).parents[1] / "fixtures" / "minisite" / "docs"
+
+
+def write_docs(tmp: Path) -> Path:
+    """A copy of the small docs tree, with the real docs/assets/, under tmp/docs; returns it."""
+    docs = tmp / "docs"
+    shutil.copytree(PAGES, docs)
+    shutil.copytree(DOCS_DIR / "assets", docs / "assets")
+    return docs
+
+
+def build(docs: Path, site_dir: Path, without_overrides: bool = False) -> Build:
+    """Build a docs tree with the project's mkdocs.yml (and its hooks); optionally without overrides/.
+
+    Not strict: hooks rightly warn about products (graphs, tables) that no page of the small site
+    shows. The checks under test must find the planted fault by themselves.
+    """
+    args = {
+        "config": str(MKDOCS_YML),
+        "docs_dir": str(docs),
+        "site_dir": str(site_dir),
+        "nav": NAV,
+        "overrides": str(ROOT / "overrides"),
+        "without_overrides": without_overrides,
+        "project_file": str(docs.parent / "mkdocs.yml"),
+    }
+    proc = subprocess.run(
+        [sys.executable, "-c", _BUILD, json.dumps(args)],
+        cwd=ROOT,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    result = Build(site_dir, proc.returncode, proc.stdout + proc.stderr)
+    if proc.returncode != 0:
+        raise RuntimeError(f"small site build failed:\n{result.log}")
+    return result

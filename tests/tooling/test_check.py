@@ -1,0 +1,123 @@
+"""docsys.core.check and docsys.core.record: one run, judged once; compared with the recording or recorded.
+
+Each rule is shown failing on a planted fault, and passing without it.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from docsys.core import check as check_module
+from docsys.core import record
+from docsys.core.check import check
+from docsys.core.processes import Load
+from docsys.core.snippet import load
+
+BENCH = """\
+print("threads: 1")
+print("| variant | median (ms) | IQR (ms) | runs |")
+print("|---|---:|---:|---:|")
+print("| a | 1.00 | 0.10 | 5 |")
+"""
+
+
+@pytest.fixture
+def snippet(tmp_path):
+    (tmp_path / "demo").mkdir()
+    path = tmp_path / "demo" / "hello.py"
+    path.write_text('print("hello")\n', encoding="utf-8")
+    return lambda: load(path, tmp_path)
+
+
+@pytest.fixture
+def recorded(snippet):
+    outcome = check(snippet(), update=True)
+    assert outcome.ok, outcome.message
+    return snippet
+
+
+def test_recording_writes_output_and_provenance_from_one_run(recorded):
+    s = recorded()
+    assert s.output_path.read_text() == "hello\n"
+    prov = json.loads(s.record_path.read_text())
+    assert prov["snippet"] == "demo/hello.py" and prov["platform"] == "cpu" and prov["schema"] == record.SCHEMA
+    assert {"cpu", "cores", "isa"} <= set(prov["host"]) and prov["software"]["torch"]
+    assert record.state(s) == record.CURRENT and check(s).ok
+
+
+def test_a_changed_recorded_line_fails(recorded):
+    recorded().output_path.write_text("hullo\n")
+    assert "+hello" in check(recorded()).message
+
+
+def test_an_appended_print_fails(recorded):
+    recorded().path.write_text('print("hello")\nprint("one more line")\n')
+    assert "+one more line" in check(recorded()).message
+
+
+def test_a_changed_source_with_the_same_output_is_stale(recorded):
+    recorded().path.write_text('print("hel" + "lo")\n')
+    assert "changed since it was recorded" in check(recorded()).message
+
+
+def test_a_missing_recording_fails(snippet):
+    assert "no recording" in check(snippet()).message
+
+
+def test_a_raising_snippet_fails_and_is_not_recorded(snippet):
+    s = snippet()
+    s.path.write_text('raise ValueError("planted")\n')
+    outcome = check(s, update=True)
+    assert not outcome.ok and "exited with 1" in outcome.message and "ValueError: planted" in outcome.message
+    assert not s.output_path.exists()
+
+
+def test_an_undeclared_deprecation_fails(snippet):
+    s = snippet()
+    s.path.write_text('import warnings\nwarnings.warn("old", FutureWarning)\n')
+    assert "undeclared FutureWarning" in check(s, update=True).message
+
+
+def test_a_benchmark_breaking_the_convention_is_not_recorded(tmp_path):
+    path = tmp_path / "bench_x.py"
+    path.write_text(BENCH.replace('print("threads: 1")\n', ""))
+    outcome = check(load(path, tmp_path), update=True)
+    assert not outcome.ok and "no 'threads: N' line" in outcome.message
+
+
+def test_a_benchmark_is_refused_on_a_busy_machine(tmp_path, monkeypatch):
+    path = tmp_path / "bench_x.py"
+    path.write_text(BENCH)
+    monkeypatch.setattr(check_module, "LOAD_LIMIT", 0.25)
+    monkeypatch.setattr(check_module, "idle_load", lambda: Load(others=1.5, steal=0.0, seconds=1.0))
+    outcome = check(load(path, tmp_path), update=True)
+    assert not outcome.ok and "kept 1.50 cores busy before the run" in outcome.message
+    assert not path.with_suffix(".out").exists()
+    monkeypatch.setattr(check_module, "idle_load", lambda: Load(others=0.0, steal=0.0, seconds=1.0))
+    monkeypatch.setattr(check_module, "LOAD_LIMIT", 1e9)  # this machine may really be busy during the run
+    assert check(load(path, tmp_path), update=True).ok
+    prov = json.loads(path.with_suffix(".record.json").read_text())
+    assert prov["threads"] == 1 and prov["load"]["before"]["others_cores"] == 0.0
+
+
+def test_graphs_are_recorded_and_compared(tmp_path):
+    path = tmp_path / "g.py"
+    source = "digraph {\\n\\t140526507587008 -> 140526503305872\\n}"
+    path.write_text(f'# graph: g\nclass G:\n    source = "{source}"\ng = G()\n')
+    assert check(load(path, tmp_path), update=True).ok
+    assert path.with_name("g.g.dot").read_text() == "digraph {\n\tn0 -> n1\n}"
+    path.with_name("g.g.dot").write_text("digraph { }")
+    assert "graph 'g' differs" in check(load(path, tmp_path)).message
+
+
+def test_orphaned_recordings_are_found(recorded, tmp_path):
+    s = recorded()
+    assert record.orphans(tmp_path, [s]) == []
+    assert record.orphans(tmp_path, []) == sorted([s.output_path, s.record_path])
+
+
+def test_forget_makes_a_gpu_snippet_not_yet_recorded(recorded):
+    record.forget(recorded())
+    assert record.state(recorded()) == record.MISSING

@@ -1,0 +1,58 @@
+"""docsys.build.examples: a page names an example once; the build attaches what belongs to it."""
+
+from __future__ import annotations
+
+from docsys.checks.pages import expand
+from docsys.checks.site import warnings_of
+from tests.tooling.site_fixture import FIXTURE, build_copy, text_of
+
+
+def _page(built, lang="en", slug="demo"):
+    prefix = built.path if lang == "en" else built.path / lang
+    return text_of((prefix / slug / "index.html").read_text(encoding="utf-8"))
+
+
+def test_the_fixture_builds_strictly(fixture_site):
+    assert fixture_site.returncode == 0 and warnings_of(fixture_site) == [], fixture_site.log
+
+
+def test_code_without_its_header_then_its_output(fixture_site):
+    page = _page(fixture_site)
+    assert 'print("hello")' in page and "# timeout" not in page
+    assert "Outputhello\nfrom the middle\nto stderr" in page
+    assert 'demo/hello.py (middle)print("from the middle")' in page, "a section shows only its lines"
+
+
+def test_a_gpu_example_says_so_in_both_languages(fixture_site):
+    assert "demo/gpu_only.py · needs a CUDA GPU" in _page(fixture_site)
+    assert "Not yet recorded on a GPU" in _page(fixture_site)
+    zh = _page(fixture_site, "zh")
+    assert "demo/gpu_only.py · 需要 CUDA GPU" in zh and "尚未在 GPU 上录制" in zh and "输出" in zh
+
+
+def test_a_benchmark_shows_its_table_and_where_it_was_measured(fixture_site):
+    page = _page(fixture_site)
+    assert "Measured on " in page and "with 1 thread(s)" in page
+    assert "reproduce: python -m docsys record demo/bench_demo.py" in page
+    assert "The fast variant took 0.50× the time of the slow one,\nand kept 1.00 MiB." in page
+
+
+def test_test_mode_marks_each_example_and_its_recorded_output():
+    text = expand((FIXTURE / "docs" / "en" / "demo.md").read_text(), config_file=FIXTURE / "mkdocs.yml")
+    assert '<!--pytest.mark.example("demo/hello.py")-->\n```python\nimport sys' in text
+    assert "<!--pytest-codeblocks:expected-output-->\n```text\nhello\nfrom the middle\nto stderr\n```" in text
+    assert '<!--pytest.mark.example("demo/hello.py", section=\'middle\')-->' in text
+
+
+def test_an_unknown_snippet_or_option_is_a_warning(fixture_copy):
+    page = fixture_copy / "docs" / "en" / "demo.md"
+    page.write_text(page.read_text() + '\n::: example demo/nope.py\n\n::: example demo/hello.py colour="red"\n')
+    found = "\n".join(warnings_of(build_copy(fixture_copy)))
+    assert "en/demo.md: '::: example demo/nope.py': no such snippet" in found
+    assert "unknown option(s) ['colour']" in found
+
+
+def test_a_stale_recording_is_a_warning(fixture_copy):
+    snippet = fixture_copy / "snippets" / "demo" / "hello.py"
+    snippet.write_text(snippet.read_text() + "# a comment changes the source\n")
+    assert any("demo/hello.py: recording is stale" in w for w in warnings_of(build_copy(fixture_copy)))

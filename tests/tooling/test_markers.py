@@ -1,0 +1,15 @@
+"""docsys.core.markers: each marker skips exactly where its condition is missing, saying why."""
+
+from docsys.core import markers
+
+
+def test_markers_skip_exactly_where_their_condition_is_missing(monkeypatch):
+    monkeypatch.setattr(markers, "_cuda_device_count", lambda: 1)
+    assert markers.skip_reason(["cpu_only"]).startswith("cpu_only: its recorded output shows the fallback")
+    assert markers.skip_reason(["cuda"]) is None
+    assert markers.skip_reason(["multi_gpu"]).startswith("multi_gpu: needs 2+ CUDA GPUs, found 1")
+    monkeypatch.setattr(markers, "_cuda_device_count", lambda: 0)
+    assert markers.skip_reason(["cpu_only"]) is None
+    assert markers.skip_reason(["cuda"]).startswith("cuda: needs a CUDA GPU")
+    monkeypatch.setenv("SKIP_SLOW", "1")
+    assert markers.skip_reason(["slow"]).startswith("slow: skipped because SKIP_SLOW=1")

@@ -1,0 +1,43 @@
+"""docsys.core.normalize: the one rule for what may differ between a recording and a run."""
+
+from __future__ import annotations
+
+from docsys.core.normalize import diff, normalize, normalize_dot, portable
+
+
+def test_portable_rewrites_this_machines_paths(tmp_path):
+    root = tmp_path / "repo"
+    text = (
+        f"{root}/snippets/a/x.py:9: UserWarning: careful\n"
+        "/home/u/.venv/lib/python3.11/site-packages/torch/amp/grad_scaler.py:12: UserWarning\n"
+        "/scratch/snippet-abc/ckpt.pt saved\n"
+        "(Triggered internally at /__w/pytorch/pytorch/build/aten/src/ATen/core/TensorBody.h:493.)\n"
+    )
+    assert portable(text, "/scratch/snippet-abc", root) == (
+        "snippets/a/x.py:9: UserWarning: careful\n"
+        ".../site-packages/torch/amp/grad_scaler.py:12: UserWarning\n"
+        "./ckpt.pt saved\n"
+        "(Triggered internally at .../aten/src/ATen/core/TensorBody.h:493.)\n"
+    )
+
+
+def test_volatile_parts_are_masked_and_nothing_else():
+    a = ("<obj at 0x7f49ee5af7d0>\n  1.10 ms\n2.4x faster\n"
+         "W1130 18:43:20.103000 8788 torch/distributed/run.py:874] banner\n"
+         ".../site-packages/torch/x.py:12: UserWarning\n| variant | t (ms) |\n|---|---|\n| a | 3.5 |\n")
+    b = ("<obj at 0x7ffbd0d5fb90>\n  327.11 us\n3.1x faster\n"
+         "W1201 09:00:00.000001 1 torch/distributed/run.py:901] banner\n"
+         ".../site-packages/torch/x.py:99: UserWarning\n| variant | t (ms) |\n|---|---|\n| a | 4.25 |\n")
+    assert normalize(a) == normalize(b)
+    assert normalize("loss 0.5") != normalize("loss 0.6")
+    assert normalize("| x | 1 |") != normalize("| x | 2 |"), "only tables whose first column is `variant` are masked"
+
+
+def test_diff_names_the_changed_line():
+    assert "+y 2" in diff("x 1\ny 1\n", "x 1\ny 2\n", "a.out")
+
+
+def test_torchviz_ids_are_renumbered_in_order_of_appearance():
+    one = '\t140526507587008 [label="x"]\n\t140526503305872 -> 140526507587008\n'
+    two = one.replace("140526507587008", "94123456789012").replace("140526503305872", "94123456789999")
+    assert normalize_dot(one) == normalize_dot(two) == '\tn0 [label="x"]\n\tn1 -> n0\n'
