@@ -1,4 +1,5 @@
 # marks: multi_gpu
+# estimate: 15
 import torch
 from torch import nn
 

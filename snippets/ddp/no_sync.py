@@ -3,16 +3,12 @@
 # launch: torchrun --standalone --nproc-per-node=2
 import gc
 import os
-import sys
 
 import torch
 import torch.distributed as dist
 from torch import nn
 from torch.distributed.algorithms.ddp_comm_hooks.default_hooks import allreduce_hook
 from torch.nn.parallel import DistributedDataParallel as DDP
-
-if "RANK" not in os.environ:
-    sys.exit(f"launch with: torchrun --standalone --nproc-per-node=2 {sys.argv[0]}")
 
 rank = int(os.environ["RANK"])
 local_rank = int(os.environ["LOCAL_RANK"])

@@ -3,16 +3,12 @@
 # launch: torchrun --standalone --nproc-per-node=2
 import gc
 import os
-import sys
 
 import torch
 import torch.distributed as dist
 from torch import nn
 from torch.nn.parallel import DistributedDataParallel as DDP
 from torch.utils.data import DataLoader, DistributedSampler, TensorDataset
-
-if "RANK" not in os.environ:
-    sys.exit(f"launch with: torchrun --standalone --nproc-per-node=2 {sys.argv[0]}")
 
 # --8<-- [start:setup]
 rank = int(os.environ["RANK"])

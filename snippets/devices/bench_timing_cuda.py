@@ -1,4 +1,5 @@
 # marks: cuda
+# estimate: 15
 import statistics
 import time
 
@@ -34,10 +35,13 @@ def cuda_events():
     return start.elapsed_time(end)
 
 
-print("| variant | median (ms) |")
-print("|---|---:|")
+ROUNDS = 20
+print("threads: 1")
+print("| variant | median (ms) | IQR (ms) | runs |")
+print("|---|---:|---:|---:|")
 for name, measure in [("perf_counter, no sync", naive), ("perf_counter + synchronize()", synchronized),
                       ("CUDA events", cuda_events)]:
-    samples = [measure() for _ in range(20)]
+    samples = [measure() for _ in range(ROUNDS)]
     torch.cuda.synchronize()
-    print(f"| {name} | {statistics.median(samples):.3f} |")
+    q1, _, q3 = statistics.quantiles(samples, n=4)
+    print(f"| {name} | {statistics.median(samples):.3f} | {q3 - q1:.3f} | {ROUNDS} |")

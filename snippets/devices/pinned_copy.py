@@ -1,4 +1,5 @@
 # marks: cuda
+# estimate: 15
 import torch
 
 batch = torch.randn(1024, 1024)

@@ -3,7 +3,6 @@
 # launch: torchrun --standalone --nproc-per-node=2
 import gc
 import os
-import sys
 
 import torch
 import torch.distributed as dist
@@ -12,9 +11,6 @@ from torch import nn
 from torch.distributed.checkpoint.state_dict import StateDictOptions, get_model_state_dict
 from torch.distributed.device_mesh import init_device_mesh
 from torch.distributed.fsdp import fully_shard
-
-if "RANK" not in os.environ:
-    sys.exit(f"launch with: torchrun --standalone --nproc-per-node=2 {sys.argv[0]}")
 
 rank = int(os.environ["RANK"])
 local_rank = int(os.environ["LOCAL_RANK"])

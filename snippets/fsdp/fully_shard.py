@@ -3,7 +3,6 @@
 # launch: torchrun --standalone --nproc-per-node=2
 import gc
 import os
-import sys
 
 import torch
 import torch.distributed as dist
@@ -12,9 +11,6 @@ from torch.distributed.device_mesh import init_device_mesh
 from torch.distributed.fsdp import fully_shard
 from torch.distributed.tensor import DTensor
 from torch.nn.parallel import DistributedDataParallel as DDP
-
-if "RANK" not in os.environ:
-    sys.exit(f"launch with: torchrun --standalone --nproc-per-node=2 {sys.argv[0]}")
 
 local_rank = int(os.environ["LOCAL_RANK"])
 world_size = int(os.environ["WORLD_SIZE"])

@@ -1,10 +1,13 @@
 # marks: slow
 # timeout: 120
+import statistics
+
 import torch
 from torch import nn
 from torch.utils import benchmark
 
 BATCH, MICRO_BATCHES = 256, 4
+THREADS, ROUNDS = torch.get_num_threads(), 10
 
 
 def saved_mib(model, inputs):
@@ -24,23 +27,35 @@ def saved_mib(model, inputs):
     return sum(saved.values()) / 2**20
 
 
-def step(model, inputs, micro_batches):
+def step(model, batches):
     model.zero_grad()
-    for chunk in inputs.chunk(micro_batches):
-        (model(chunk).pow(2).mean() / micro_batches).backward()
+    for batch in batches:
+        (model(batch).pow(2).mean() / len(batches)).backward()
 
 
 torch.manual_seed(0)
 model = nn.Sequential(nn.Linear(256, 1024), nn.GELU(), nn.Linear(1024, 1024), nn.GELU(), nn.Linear(1024, 256))
 inputs = torch.randn(BATCH, 256)
 
-print("| variant | median step (ms) | saved for backward (MiB) |")
-print("|---|---|---|")
-for name, micro_batches in (("1 batch of 256", 1), (f"{MICRO_BATCHES} micro-batches of 64", MICRO_BATCHES)):
-    timer = benchmark.Timer(
-        "step(model, inputs, micro_batches)",
-        globals={"step": step, "model": model, "inputs": inputs, "micro_batches": micro_batches},
-    )
-    median = timer.blocked_autorange(min_run_time=1.0).median
-    peak = saved_mib(model, inputs.chunk(micro_batches)[0])
-    print(f"| {name} | {median * 1e3:.1f} | {peak:.1f} |")
+# Separate tensors, as a DataLoader yields them: views of one batch would keep all of it alive.
+variants = {
+    f"1 batch of {BATCH}": [inputs],
+    f"{MICRO_BATCHES} micro-batches of {BATCH // MICRO_BATCHES}": [c.clone() for c in inputs.chunk(MICRO_BATCHES)],
+}
+timers = {
+    name: benchmark.Timer("step(model, batches)", globals={"step": step, "model": model, "batches": batches},
+                          num_threads=THREADS)
+    for name, batches in variants.items()
+}
+samples = {name: [] for name in variants}
+for _ in range(ROUNDS):  # interleaved, so that a slow moment of the machine hits both variants
+    for name, timer in timers.items():
+        samples[name].append(timer.timeit(3).mean * 1e3)
+
+print(f"threads: {THREADS}")
+print("| variant | median step (ms) | IQR (ms) | runs | saved for backward (MiB) |")
+print("|---|---:|---:|---:|---:|")
+for name, batches in variants.items():
+    q1, _, q3 = statistics.quantiles(samples[name], n=4)
+    median = statistics.median(samples[name])
+    print(f"| {name} | {median:.1f} | {q3 - q1:.2f} | {ROUNDS} | {saved_mib(model, batches[0]):.3f} |")

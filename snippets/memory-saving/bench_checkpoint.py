@@ -1,11 +1,14 @@
 # marks: slow
 # timeout: 120
+import statistics
+
 import torch
 from torch import nn
 from torch.utils import benchmark
 from torch.utils.checkpoint import checkpoint
 
 WIDTH, DEPTH, BATCH = 256, 8, 64
+THREADS, ROUNDS = torch.get_num_threads(), 10
 
 
 class Block(nn.Module):
@@ -49,12 +52,24 @@ torch.manual_seed(0)
 blocks = nn.ModuleList(Block() for _ in range(DEPTH))
 x = torch.randn(BATCH, WIDTH)
 
-print("| variant | median step (ms) | saved for backward (MiB) |")
-print("|---|---|---|")
-for name, use_checkpoint in (("no checkpointing", False), ("checkpoint every block", True)):
-    timer = benchmark.Timer(
+variants = {"no checkpointing": False, "checkpoint every block": True}
+timers = {
+    name: benchmark.Timer(
         "step(blocks, x, use_checkpoint)",
-        globals={"step": step, "blocks": blocks, "x": x, "use_checkpoint": use_checkpoint},
+        globals={"step": step, "blocks": blocks, "x": x, "use_checkpoint": use},
+        num_threads=THREADS,
     )
-    median = timer.blocked_autorange(min_run_time=1.0).median
-    print(f"| {name} | {median * 1e3:.1f} | {saved_mib(blocks, x, use_checkpoint):.1f} |")
+    for name, use in variants.items()
+}
+samples = {name: [] for name in variants}
+for _ in range(ROUNDS):  # interleaved, so that a slow moment of the machine hits both variants
+    for name, timer in timers.items():
+        samples[name].append(timer.timeit(3).mean * 1e3)
+
+print(f"threads: {THREADS}")
+print("| variant | median step (ms) | IQR (ms) | runs | saved for backward (MiB) |")
+print("|---|---:|---:|---:|---:|")
+for name, use in variants.items():
+    q1, _, q3 = statistics.quantiles(samples[name], n=4)
+    median = statistics.median(samples[name])
+    print(f"| {name} | {median:.1f} | {q3 - q1:.2f} | {ROUNDS} | {saved_mib(blocks, x, use):.3f} |")

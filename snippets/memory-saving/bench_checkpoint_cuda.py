@@ -1,4 +1,7 @@
 # marks: cuda
+# estimate: 30
+import statistics
+
 import torch
 from torch import nn
 from torch.utils import benchmark
@@ -27,18 +30,31 @@ torch.manual_seed(0)
 blocks = nn.ModuleList(Block() for _ in range(DEPTH)).cuda()
 x = torch.randn(BATCH, WIDTH, device="cuda")
 
-print("| variant | median step (ms) | peak memory (MiB) |")
-print("|---|---|---|")
-for name, use_checkpoint in (("no checkpointing", False), ("checkpoint every block", True)):
-    timer = benchmark.Timer(
-        "step(blocks, x, use_checkpoint)",
-        globals={"step": step, "blocks": blocks, "x": x, "use_checkpoint": use_checkpoint},
-    )
-    median = timer.blocked_autorange(min_run_time=1.0).median
-    blocks.zero_grad()
+ROUNDS = 10
+variants = {"no checkpointing": False, "checkpoint every block": True}
+timers = {
+    name: benchmark.Timer("step(blocks, x, use)", globals={"step": step, "blocks": blocks, "x": x, "use": use})
+    for name, use in variants.items()
+}
+samples = {name: [] for name in variants}
+for _ in range(ROUNDS):
+    for name, timer in timers.items():
+        samples[name].append(timer.timeit(3).mean * 1e3)
+
+
+def peak_mib(use_checkpoint):
+    blocks.zero_grad(set_to_none=True)
     torch.cuda.synchronize()
     torch.cuda.reset_peak_memory_stats()
+    before = torch.cuda.memory_allocated()
     step(blocks, x, use_checkpoint)
     torch.cuda.synchronize()
-    peak = torch.cuda.max_memory_allocated() / 2**20
-    print(f"| {name} | {median * 1e3:.1f} | {peak:.0f} |")
+    return (torch.cuda.max_memory_allocated() - before) / 2**20
+
+
+print("threads: 1")
+print("| variant | median step (ms) | IQR (ms) | runs | peak memory (MiB) |")
+print("|---|---:|---:|---:|---:|")
+for name, use in variants.items():
+    q1, _, q3 = statistics.quantiles(samples[name], n=4)
+    print(f"| {name} | {statistics.median(samples[name]):.2f} | {q3 - q1:.3f} | {ROUNDS} | {peak_mib(use):.0f} |")

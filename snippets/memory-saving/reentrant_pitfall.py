@@ -1,3 +1,4 @@
+# warns: UserWarning: use_reentrant parameter should be passed explicitly -- the page shows the warning
 import warnings
 
 import torch

@@ -1,4 +1,5 @@
 import contextlib
+import copy
 import statistics
 
 import torch
@@ -6,42 +7,54 @@ from torch import nn
 from torch.utils import benchmark
 
 torch.manual_seed(0)
+THREADS, ROUNDS = torch.get_num_threads(), 15
 model = nn.Sequential(nn.Linear(512, 2048), nn.GELU(), nn.Linear(2048, 512))
-optimizer = torch.optim.SGD(model.parameters(), lr=1e-6)
 x = torch.randn(64, 512)
+models = {"float32": model, "autocast bfloat16": model, "bfloat16 weights": copy.deepcopy(model).bfloat16()}
+inputs = {"float32": x, "autocast bfloat16": x, "bfloat16 weights": x.bfloat16()}
+contexts = {
+    "float32": contextlib.nullcontext,
+    "autocast bfloat16": lambda: torch.autocast("cpu", dtype=torch.bfloat16),
+    "bfloat16 weights": contextlib.nullcontext,
+}
 
 
-def train_step(context):
+def train_step(name):
+    net, inp, context = models[name], inputs[name], contexts[name]
+    optimizer = torch.optim.SGD(net.parameters(), lr=1e-6)
+
     def step():
-        model.zero_grad(set_to_none=True)
+        net.zero_grad(set_to_none=True)
         with context():
-            loss = model(x).float().pow(2).mean()
+            loss = net(inp).float().pow(2).mean()
         loss.backward()
         optimizer.step()
     return step
 
 
-def forward(context):
+def forward(name):
+    net, inp, context = models[name], inputs[name], contexts[name]
+
     def run():
         with torch.inference_mode(), context():
-            model(x)
+            net(inp)
     return run
 
 
-precisions = {
-    "float32": contextlib.nullcontext,
-    "autocast bfloat16": lambda: torch.autocast("cpu", dtype=torch.bfloat16),
-}
 columns = {"train step (ms)": train_step, "forward (ms)": forward}
-timers = {(p, c): benchmark.Timer("f()", globals={"f": make(ctx)})
-          for p, ctx in precisions.items() for c, make in columns.items()}
+timers = {(name, col): benchmark.Timer("f()", globals={"f": make(name)}, num_threads=THREADS)
+          for name in models for col, make in columns.items()}
 samples = {key: [] for key in timers}
-for _ in range(5):
+for _ in range(ROUNDS):  # interleaved, so that a slow moment of the machine hits every variant
     for key, timer in timers.items():
-        samples[key].append(timer.timeit(3).median)
+        samples[key].append(timer.timeit(3).mean * 1e3)
 
-print("| variant | " + " | ".join(columns) + " |")
-print("|---|" + "---:|" * len(columns))
-for p in precisions:
-    cells = " | ".join(f"{statistics.median(samples[p, c]) * 1e3:.2f}" for c in columns)
-    print(f"| {p} | {cells} |")
+print(f"threads: {THREADS}")
+print("| variant | " + " | ".join(f"{col} | IQR (ms)" for col in columns) + " | runs |")
+print("|---|" + "---:|---:|" * len(columns) + "---:|")
+for name in models:
+    cells = []
+    for col in columns:
+        q1, _, q3 = statistics.quantiles(samples[name, col], n=4)
+        cells += [f"{statistics.median(samples[name, col]):.3f}", f"{q3 - q1:.3f}"]
+    print(f"| {name} | {' | '.join(cells)} | {ROUNDS} |")

@@ -1,4 +1,5 @@
 # marks: cuda
+# estimate: 30
 import contextlib
 import statistics
 
@@ -7,6 +8,8 @@ from torch import nn
 from torch.utils import benchmark
 
 torch.manual_seed(0)
+torch.backends.cuda.matmul.fp32_precision = "ieee"  # the float32 baseline: no TF32
+ROUNDS = 10
 model = nn.Sequential(nn.Linear(4096, 16384), nn.GELU(), nn.Linear(16384, 4096)).cuda()
 x = torch.randn(4096, 4096, device="cuda")
 optimizer = torch.optim.SGD(model.parameters(), lr=1e-6)
@@ -44,12 +47,17 @@ columns = {"train step (ms)": train_step, "forward (ms)": forward}
 timers = {(p, c): benchmark.Timer("f()", globals={"f": make(*spec)})
           for p, spec in precisions.items() for c, make in columns.items()}
 samples = {key: [] for key in timers}
-for _ in range(5):
+for _ in range(ROUNDS):
     for key, timer in timers.items():
-        samples[key].append(timer.timeit(10).median)
+        samples[key].append(timer.timeit(5).mean * 1e3)
 
-print("| variant | " + " | ".join(columns) + " |")
-print("|---|" + "---:|" * len(columns))
+print("float32 matmul precision:", torch.backends.cuda.matmul.fp32_precision)
+print("threads: 1")
+print("| variant | " + " | ".join(f"{col} | IQR (ms)" for col in columns) + " | runs |")
+print("|---|" + "---:|---:|" * len(columns) + "---:|")
 for p in precisions:
-    cells = " | ".join(f"{statistics.median(samples[p, c]) * 1e3:.2f}" for c in columns)
-    print(f"| {p} | {cells} |")
+    cells = []
+    for col in columns:
+        q1, _, q3 = statistics.quantiles(samples[p, col], n=4)
+        cells += [f"{statistics.median(samples[p, col]):.3f}", f"{q3 - q1:.3f}"]
+    print(f"| {p} | {' | '.join(cells)} | {ROUNDS} |")

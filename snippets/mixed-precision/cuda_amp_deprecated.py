@@ -1,3 +1,5 @@
+# warns: FutureWarning: `torch.cuda.amp.GradScaler(args...)` is deprecated -- the page shows the deprecation
+# warns: FutureWarning: `torch.cuda.amp.autocast(args...)` is deprecated -- the page shows the deprecation
 import warnings
 
 import torch

@@ -1,4 +1,5 @@
 # marks: cuda
+# estimate: 15
 import torch
 from torch import nn
 

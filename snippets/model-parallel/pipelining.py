@@ -4,15 +4,11 @@
 import copy
 import gc
 import os
-import sys
 
 import torch
 import torch.distributed as dist
 from torch import nn
 from torch.distributed.pipelining import PipelineStage, ScheduleGPipe
-
-if "RANK" not in os.environ:
-    sys.exit(f"launch with: torchrun --standalone --nproc-per-node=2 {sys.argv[0]}")
 
 rank = int(os.environ["RANK"])
 local_rank = int(os.environ["LOCAL_RANK"])

@@ -11,6 +11,7 @@ model = nn.Sequential(
     nn.Linear(2048, 512),
 )
 x = torch.randn(64, 512)
+THREADS, ROUNDS = torch.get_num_threads(), 15
 
 
 def saved_activations_mib(forward):
@@ -42,15 +43,19 @@ variants = {
     "eval() + no_grad()": variant(False, torch.no_grad),
     "eval() + inference_mode()": variant(False, torch.inference_mode),
 }
-
-timers = {name: benchmark.Timer("forward()", globals={"forward": f}) for name, f in variants.items()}
+timers = {
+    name: benchmark.Timer("forward()", globals={"forward": f}, num_threads=THREADS)
+    for name, f in variants.items()
+}
 samples = {name: [] for name in variants}
-for _ in range(5):
+for _ in range(ROUNDS):  # interleaved, so that a slow moment of the machine hits every variant
     for name, timer in timers.items():
-        samples[name].append(timer.timeit(5).median)
+        samples[name].append(timer.timeit(5).mean * 1e3)
 
-print("| variant | median (ms) | activations saved (MiB) |")
-print("|---|---:|---:|")
+print(f"threads: {THREADS}")
+print("| variant | median (ms) | IQR (ms) | runs | activations saved (MiB) |")
+print("|---|---:|---:|---:|---:|")
 for name, forward in variants.items():
-    median_ms = statistics.median(samples[name]) * 1e3
-    print(f"| {name} | {median_ms:.2f} | {saved_activations_mib(forward):.2f} |")
+    q1, _, q3 = statistics.quantiles(samples[name], n=4)
+    median = statistics.median(samples[name])
+    print(f"| {name} | {median:.2f} | {q3 - q1:.3f} | {ROUNDS} | {saved_activations_mib(forward):.2f} |")

@@ -1,4 +1,5 @@
 # marks: cuda
+# estimate: 20
 import statistics
 
 import torch
@@ -42,12 +43,16 @@ variants = {
 }
 timers = {name: benchmark.Timer("forward()", globals={"forward": f}) for name, f in variants.items()}
 samples = {name: [] for name in variants}
-for _ in range(5):
+ROUNDS = 10
+for _ in range(ROUNDS):
     for name, timer in timers.items():
-        samples[name].append(timer.timeit(5).median)
+        samples[name].append(timer.timeit(5).mean * 1e3)
 
-print("| variant | median (ms) | peak memory (MiB) | kept after forward (MiB) |")
-print("|---|---:|---:|---:|")
+print("threads: 1")
+print("| variant | median (ms) | IQR (ms) | runs | peak memory (MiB) | kept after forward (MiB) |")
+print("|---|---:|---:|---:|---:|---:|")
 for name, forward in variants.items():
     peak, kept = peak_mib(forward)
-    print(f"| {name} | {statistics.median(samples[name]) * 1e3:.2f} | {peak:.0f} | {kept:.0f} |")
+    q1, _, q3 = statistics.quantiles(samples[name], n=4)
+    median = statistics.median(samples[name])
+    print(f"| {name} | {median:.3f} | {q3 - q1:.3f} | {ROUNDS} | {peak:.0f} | {kept:.0f} |")

@@ -1,4 +1,5 @@
 # marks: cuda
+# estimate: 15
 import pickle
 import tempfile
 from pathlib import Path

@@ -3,15 +3,11 @@
 # launch: torchrun --standalone --nproc-per-node=2
 import gc
 import os
-import sys
 
 import torch
 import torch.distributed as dist
 from torch.distributed.device_mesh import init_device_mesh
 from torch.distributed.tensor import Replicate, Shard, distribute_tensor
-
-if "RANK" not in os.environ:
-    sys.exit(f"launch with: torchrun --standalone --nproc-per-node=2 {sys.argv[0]}")
 
 local_rank = int(os.environ["LOCAL_RANK"])
 world_size = int(os.environ["WORLD_SIZE"])

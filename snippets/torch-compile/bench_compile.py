@@ -1,47 +1,56 @@
 # marks: slow
 # timeout: 300
+import json
 import os
+import statistics
+import subprocess
+import sys
 import tempfile
 import time
 
 import torch
 from torch.utils import benchmark
 
+ROUNDS = 10
+
 
 def gelu_tanh(x):
     return 0.5 * x * (1.0 + torch.tanh(0.7978845608 * (x + 0.044715 * x**3)))
 
 
-def first_call_ms(fn, x):
+def first_and_steady(fn):
+    """The first call's time (ms), then steady-state times (us) of later calls."""
+    torch.manual_seed(0)
+    x = torch.randn(1024, 1024)
     start = time.perf_counter()
     fn(x)
-    return (time.perf_counter() - start) * 1e3
+    first = (time.perf_counter() - start) * 1e3
+    timer = benchmark.Timer("f(x)", globals={"f": fn, "x": x})  # one thread, like the first call
+    return first, [timer.timeit(20).mean * 1e6 for _ in range(ROUNDS)]
 
 
-def steady_us(fn, x):
-    timer = benchmark.Timer("fn(x)", globals={"fn": fn, "x": x})
-    return timer.blocked_autorange(min_run_time=0.5).median * 1e6
+torch.set_num_threads(1)
+if sys.argv[1:] == ["--compiled"]:  # what each new process below runs
+    print(json.dumps(first_and_steady(torch.compile(gelu_tanh))))
+    sys.exit()
 
 
-torch.manual_seed(0)
-x = torch.randn(1024, 1024)
-threads = torch.get_num_threads()
-torch.set_num_threads(1)  # one thread for eager and compiled code alike, as Timer measures
-rows = [("eager", first_call_ms(gelu_tanh, x), steady_us(gelu_tanh, x))]
+def in_new_process(cache_dir):
+    env = {**os.environ, "TORCHINDUCTOR_CACHE_DIR": cache_dir}
+    done = subprocess.run([sys.executable, __file__, "--compiled"], env=env, capture_output=True, text=True, check=True)
+    return json.loads(done.stdout)
+
 
 with tempfile.TemporaryDirectory() as cache:
-    os.environ["TORCHINDUCTOR_CACHE_DIR"] = cache
-    try:
-        for name in ("torch.compile, empty cache", "torch.compile again, warm cache"):
-            torch._dynamo.reset()
-            compiled = torch.compile(gelu_tanh)
-            rows.append((name, first_call_ms(compiled, x), steady_us(compiled, x)))
-    finally:
-        del os.environ["TORCHINDUCTOR_CACHE_DIR"]
-        torch._dynamo.reset()
-        torch.set_num_threads(threads)
+    rows = {
+        "eager": first_and_steady(gelu_tanh),
+        "torch.compile, new process, empty cache": in_new_process(cache),
+        "torch.compile, new process, warm cache": in_new_process(cache),  # the cache the one before filled
+    }
 
-print("| variant | first call (ms) | steady-state median (us) |")
-print("|---|---|---|")
-for name, first, steady in rows:
-    print(f"| {name} | {first:.1f} | {steady:.1f} |")
+print("threads: 1")
+print("| variant | first call (ms) | IQR (ms) | runs | steady state (us) | IQR (us) | runs |")
+print("|---|---:|---:|---:|---:|---:|---:|")
+for name, (first, steady) in rows.items():
+    q1, _, q3 = statistics.quantiles(steady, n=4)
+    print(f"| {name} | {first:.1f} | — | 1 | {statistics.median(steady):.1f} | {q3 - q1:.1f} | {ROUNDS} |")

@@ -1,10 +1,14 @@
 # marks: cuda slow
 # timeout: 600
+# estimate: 240
+import statistics
 import time
 
 import torch
 from torch import nn
 from torch.utils import benchmark
+
+ROUNDS = 10
 
 
 def first_call_ms(fn, x):
@@ -17,7 +21,7 @@ def first_call_ms(fn, x):
 
 def steady_us(fn, x):
     timer = benchmark.Timer("fn(x)", globals={"fn": fn, "x": x})
-    return timer.blocked_autorange(min_run_time=1.0).median * 1e6
+    return [timer.timeit(50).mean * 1e6 for _ in range(ROUNDS)]
 
 
 torch.manual_seed(0)
@@ -25,13 +29,18 @@ layers = [module for _ in range(8) for module in (nn.Linear(512, 512), nn.GELU()
 model = nn.Sequential(*layers).cuda().eval()
 x = torch.randn(64, 512, device="cuda")
 
-print("| variant | first call (ms) | steady-state median (us) |")
-print("|---|---|---|")
+rows = {}
 with torch.no_grad():
-    print(f"| eager | {first_call_ms(model, x):.1f} | {steady_us(model, x):.1f} |")
+    rows["eager"] = (first_call_ms(model, x), steady_us(model, x))
     for mode in ("default", "reduce-overhead", "max-autotune"):
         torch._dynamo.reset()
         compiled = torch.compile(model, mode=mode)
-        first = first_call_ms(compiled, x)
-        print(f"| mode={mode} | {first:.1f} | {steady_us(compiled, x):.1f} |")
+        rows[f"mode={mode}"] = (first_call_ms(compiled, x), steady_us(compiled, x))
 torch._dynamo.reset()
+
+print("threads: 1")
+print("| variant | first call (ms) | IQR (ms) | runs | steady state (us) | IQR (us) | runs |")
+print("|---|---:|---:|---:|---:|---:|---:|")
+for name, (first, steady) in rows.items():
+    q1, _, q3 = statistics.quantiles(steady, n=4)
+    print(f"| {name} | {first:.1f} | — | 1 | {statistics.median(steady):.2f} | {q3 - q1:.2f} | {ROUNDS} |")

@@ -1,3 +1,5 @@
+# warns: DeprecationWarning: `torch.jit.trace` is deprecated -- add_graph traces the model; the page shows it
+# warns: DeprecationWarning: `torch.jit.trace_method` is deprecated -- the same trace, through trace_method
 import tempfile
 import warnings
 from pathlib import Path
