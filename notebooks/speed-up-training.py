@@ -33,11 +33,15 @@ import statistics
 import time
 
 import matplotlib.pyplot as plt
+import matplotlib_inline.backend_inline
 import torch
+from IPython.display import Markdown, display
 from torch import nn
 from torch.utils.checkpoint import checkpoint
 from torch.utils.data import DataLoader, Dataset
 
+matplotlib_inline.backend_inline.set_matplotlib_formats("svg")  # text, not pixels
+plt.rcParams["svg.hashsalt"] = "speed-up-training"  # the same ids in every run
 torch.manual_seed(0)
 device = torch.accelerator.current_accelerator() if torch.accelerator.is_available() else torch.device("cpu")
 
@@ -129,7 +133,11 @@ def sync():
         torch.cuda.synchronize(device)
 
 
-def median_ms(fn, warmup: int = 2, repeats: int = 7) -> float:
+REPEATS = 9
+
+
+def timing_ms(fn, warmup: int = 2, repeats: int = REPEATS) -> tuple[float, float]:
+    """Median and interquartile range, in ms, of `repeats` timed calls after `warmup` untimed ones."""
     for _ in range(warmup):
         fn()
     sync()
@@ -138,17 +146,21 @@ def median_ms(fn, warmup: int = 2, repeats: int = 7) -> float:
         start = time.perf_counter()
         fn()
         sync()
-        times.append(time.perf_counter() - start)
-    return 1000 * statistics.median(times)
+        times.append(1000 * (time.perf_counter() - start))
+    q1, _, q3 = statistics.quantiles(times, n=4)
+    return statistics.median(times), q3 - q1
 
 
-def saved_activation_mib(forward) -> float:
-    """MiB of tensors the forward pass keeps for backward (each storage counted once)."""
+def saved_activation_mib(forward, module) -> float:
+    """MiB of tensors the forward pass keeps for backward: each storage once, parameters left out
+    (they exist whether or not a graph is recorded)."""
+    parameters = {p.untyped_storage().data_ptr() for p in module.parameters()}
     storages = {}
 
     def pack(tensor):
         storage = tensor.untyped_storage()
-        storages[storage.data_ptr()] = storage.nbytes()
+        if storage.data_ptr() not in parameters:
+            storages[storage.data_ptr()] = storage.nbytes()
         return tensor
 
     with torch.autograd.graph.saved_tensors_hooks(pack, lambda tensor: tensor):
@@ -161,12 +173,12 @@ step = make_step(model)
 start = time.time()
 step(x, y)
 naive_first_ms = 1000 * (time.time() - start)
-baseline_ms = median_ms(lambda: step(x, y))
-baseline_mib = saved_activation_mib(lambda: model(x))
+baseline_ms, baseline_iqr = timing_ms(lambda: step(x, y))
+baseline_mib = saved_activation_mib(lambda: model(x), model)
 print(f"first step, timed naively: {naive_first_ms:.1f} ms")
-print(f"median of 7 warm steps:   {baseline_ms:.1f} ms")
-print(f"activations saved for backward: {baseline_mib:.1f} MiB")
-results = [("fp32 eager (baseline)", "train step", baseline_ms, baseline_mib)]
+print(f"median of {REPEATS} warm steps:   {baseline_ms:.1f} ms")
+print(f"activations saved for backward: {baseline_mib:.2f} MiB")
+results = [("fp32 eager (baseline)", "train step", baseline_ms, baseline_iqr, baseline_mib)]
 
 # %% [markdown] lang="en"
 # ## Stage 2 — evaluate under `inference_mode`
@@ -183,8 +195,8 @@ results = [("fp32 eager (baseline)", "train step", baseline_ms, baseline_mib)]
 
 # %%
 model.eval()
-eval_recording_ms = median_ms(lambda: model(x))
-eval_recording_mib = saved_activation_mib(lambda: model(x))
+eval_recording_ms, eval_recording_iqr = timing_ms(lambda: model(x))
+eval_recording_mib = saved_activation_mib(lambda: model(x), model)
 
 
 def evaluate():
@@ -192,13 +204,13 @@ def evaluate():
         return model(x)
 
 
-eval_inference_ms = median_ms(evaluate)
+eval_inference_ms, eval_inference_iqr = timing_ms(evaluate)
 model.train()
-print(f"eval forward, graph recorded: {eval_recording_ms:.1f} ms, {eval_recording_mib:.1f} MiB kept for backward")
+print(f"eval forward, graph recorded: {eval_recording_ms:.1f} ms, {eval_recording_mib:.2f} MiB kept for backward")
 print(f"eval forward, inference_mode: {eval_inference_ms:.1f} ms, nothing kept")
 results += [
-    ("eval() only", "eval forward", eval_recording_ms, eval_recording_mib),
-    ("eval() + inference_mode", "eval forward", eval_inference_ms, 0.0),
+    ("eval() only", "eval forward", eval_recording_ms, eval_recording_iqr, eval_recording_mib),
+    ("eval() + inference_mode", "eval forward", eval_inference_ms, eval_inference_iqr, 0.0),
 ]
 
 # %% [markdown] lang="en"
@@ -231,24 +243,24 @@ class SlowVectors(Dataset):
         return self.x[index], self.y[index]
 
 
-def ms_per_batch(num_workers: int) -> float:
+def ms_per_batch(num_workers: int) -> tuple[float, float]:
     loader = DataLoader(
         SlowVectors(), batch_size=BATCH, num_workers=num_workers,
         pin_memory=device.type == "cuda", persistent_workers=num_workers > 0,
     )
-    for _ in loader:  # first epoch starts the workers
-        pass
-    start = time.perf_counter()
-    for xb, yb in loader:
-        xb, yb = xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)
-    sync()
-    return 1000 * (time.perf_counter() - start) / len(loader)
+
+    def epoch():
+        for xb, yb in loader:
+            xb, yb = xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)
+
+    median, iqr = timing_ms(epoch, warmup=1, repeats=3)  # the first epoch starts the workers
+    return median / len(loader), iqr / len(loader)
 
 
 loading = {workers: ms_per_batch(workers) for workers in (0, 2)}
-for workers, ms in loading.items():
+for workers, (ms, _) in loading.items():
     print(f"num_workers={workers}: {ms:.1f} ms per batch of {BATCH}")
-results += [(f"DataLoader, {w} workers", "load one batch", ms, 0.0) for w, ms in loading.items()]
+results += [(f"DataLoader, {w} workers", "load one batch", ms, iqr, 0.0) for w, (ms, iqr) in loading.items()]
 
 # %% [markdown] lang="en"
 # ## Stage 4 — bfloat16 autocast
@@ -266,7 +278,7 @@ results += [(f"DataLoader, {w} workers", "load one batch", ms, 0.0) for w, ms in
 
 # %%
 bf16_step = make_step(model, autocast_dtype=torch.bfloat16)
-bf16_ms = median_ms(lambda: bf16_step(x, y))
+bf16_ms, bf16_iqr = timing_ms(lambda: bf16_step(x, y))
 
 
 def bf16_forward():
@@ -274,9 +286,9 @@ def bf16_forward():
         return model(x)
 
 
-bf16_mib = saved_activation_mib(bf16_forward)
-print(f"bf16 autocast: {bf16_ms:.1f} ms per step ({baseline_ms / bf16_ms:.2f}x the baseline's speed), {bf16_mib:.1f} MiB")
-results.append(("bf16 autocast", "train step", bf16_ms, bf16_mib))
+bf16_mib = saved_activation_mib(bf16_forward, model)
+print(f"bf16 autocast: {bf16_ms:.1f} ms per step ({bf16_ms / baseline_ms:.2f}x the baseline's time), {bf16_mib:.2f} MiB")
+results.append(("bf16 autocast", "train step", bf16_ms, bf16_iqr, bf16_mib))
 
 # %% [markdown] lang="en"
 # ## Stage 5 — `torch.compile`
@@ -301,10 +313,10 @@ start = time.perf_counter()
 compiled_step(x, y)
 sync()
 compile_s = time.perf_counter() - start
-compiled_ms = median_ms(lambda: compiled_step(x, y))
+compiled_ms, compiled_iqr = timing_ms(lambda: compiled_step(x, y))
 print(f"first compiled step (includes compilation): {compile_s:.1f} s")
-print(f"compiled: {compiled_ms:.1f} ms per step ({baseline_ms / compiled_ms:.2f}x the baseline's speed)")
-results.append(("torch.compile", "train step", compiled_ms, float("nan")))
+print(f"compiled: {compiled_ms:.1f} ms per step ({compiled_ms / baseline_ms:.2f}x the baseline's time)")
+results.append(("torch.compile", "train step", compiled_ms, compiled_iqr, float("nan")))
 
 # %% [markdown] lang="en"
 # ## Stage 6 — activation checkpointing
@@ -322,11 +334,11 @@ results.append(("torch.compile", "train step", compiled_ms, float("nan")))
 checkpointed = MLP(checkpointed=True).to(device)
 checkpointed.load_state_dict(model.state_dict())
 checkpointed_step = make_step(checkpointed)
-checkpointed_ms = median_ms(lambda: checkpointed_step(x, y))
-checkpointed_mib = saved_activation_mib(lambda: checkpointed(x))
+checkpointed_ms, checkpointed_iqr = timing_ms(lambda: checkpointed_step(x, y))
+checkpointed_mib = saved_activation_mib(lambda: checkpointed(x), checkpointed)
 print(f"checkpointed: {checkpointed_ms:.1f} ms per step, {checkpointed_mib:.1f} MiB kept for backward "
       f"(baseline {baseline_mib:.1f} MiB)")
-results.append(("activation checkpointing", "train step", checkpointed_ms, checkpointed_mib))
+results.append(("activation checkpointing", "train step", checkpointed_ms, checkpointed_iqr, checkpointed_mib))
 
 # %% [markdown] lang="en"
 # ## All stages, from this run
@@ -341,13 +353,16 @@ results.append(("activation checkpointing", "train step", checkpointed_ms, check
 # 每一行都是上文在本次执行中测得的。“saved activations”指前向传播为反向传播保留的内存，用 `saved_tensors_hooks` 统计（编译后的模型由生成的代码自行决定保存什么，因此没有测量）。
 
 # %%
-print(f"{machine_name()}, torch {torch.__version__}, {device}")
-print(f"{'stage':<26} {'what is timed':<15} {'median ms':>10} {'saved activations (MiB)':>24}")
-for stage, timed, ms, mib in results:
-    memory = "—" if mib != mib else f"{mib:.1f}"
-    print(f"{stage:<26} {timed:<15} {ms:>10.1f} {memory:>24}")
+print(f"{machine_name()}, torch {torch.__version__}, {device}, {torch.get_num_threads()} threads")
+rows = ["| variant | what is timed | median (ms) | IQR (ms) | runs | saved activations (MiB) |",
+        "|---|---|---:|---:|---:|---:|"]
+for stage, timed, ms, iqr, mib in results:
+    runs = 3 if timed == "load one batch" else REPEATS
+    memory = "—" if mib != mib else f"{mib:.2f}"
+    rows.append(f"| {stage} | {timed} | {ms:.2f} | {iqr:.2f} | {runs} | {memory} |")
+display(Markdown("\n".join(rows)))
 
-train = [(stage, ms, mib) for stage, timed, ms, mib in results if timed == "train step"]
+train = [(stage, ms, mib) for stage, timed, ms, _, mib in results if timed == "train step"]
 figure, (left, right) = plt.subplots(1, 2, figsize=(10, 3.2), layout="constrained")
 left.barh([s for s, _, _ in train], [ms for _, ms, _ in train], color="tab:orange")
 left.set_xlabel("median ms per training step (lower is better)")

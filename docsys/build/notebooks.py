@@ -1,11 +1,11 @@
-"""Notebooks: one jupytext source, executed once, rendered by mkdocs-jupyter in each language.
+"""Notebooks: the recorded run of each jupytext source, rendered by mkdocs-jupyter in each language.
 
-Source: `notebooks/<name>.py` (jupytext percent format). Markdown cells carry `lang="en"`
-or `lang="zh"`; code cells are shared, so there is one copy of the code. Before each build
-the code cells are executed once with nbclient (cached by a hash of the source and the
-torch version under `.cache/notebooks/`), and an executed notebook per language is written
-to `docs/<lang>/notebooks/<name>.ipynb` — git-ignored, and rewritten only when it changes so
-that `mkdocs serve` does not reload forever. mkdocs-jupyter renders those files.
+Source and recording: docsys.core.notebook (`notebooks/<name>.py`, its `.out.ipynb` and
+`.record.json`, written by `python -m docsys record notebooks/<name>.py`). The build never executes
+a notebook: before each build it joins the recorded code outputs with each language's Markdown
+cells and writes `docs/<lang>/notebooks/<name>.ipynb` — git-ignored, and rewritten only when it
+changes so that `mkdocs serve` does not reload forever. mkdocs-jupyter renders those files. A
+missing recording, or one older than its source, is a build warning (a strict build fails).
 
 Two fixes make mkdocs-jupyter work under mkdocs-static-i18n:
 - i18n's `on_files` (priority -100) rebuilds every File and drops mkdocs-jupyter's
@@ -20,18 +20,15 @@ Two fixes make mkdocs-jupyter work under mkdocs-static-i18n:
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
 import os
 import re
-import sys
 import tempfile
-from importlib import metadata
 from pathlib import Path, PurePosixPath
 from types import SimpleNamespace
 
-import jupytext
 import nbformat
-from filelock import FileLock
 from markdown.extensions.toc import slugify, unique
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.plugins import event_priority
@@ -39,25 +36,22 @@ from mkdocs.structure.files import Files
 from mkdocs.utils import get_relative_url
 
 from docsys.build.config import language, project_dir
+from docsys.core import notebook
 from docsys.core.paths import DEFAULT_LANG, LANGS
+from docsys.core.snippet import source_sha256
 
 log = logging.getLogger("mkdocs.hooks.notebooks")
-EXECUTION_TIMEOUT_S = 600
 
 
 class _Paths:
     """Folders of the project being built, from its MkDocs config (set by on_config)."""
 
-    sources = Path("notebooks")  # the jupytext sources, beside mkdocs.yml
+    sources = Path("notebooks")  # the jupytext sources and their recordings, beside mkdocs.yml
     docs = Path("docs")
     cache = Path(".cache")
 
 
 _paths = _Paths()
-
-
-class NotebookError(RuntimeError):
-    pass
 
 
 # --- hooks -------------------------------------------------------------------------------
@@ -77,10 +71,12 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
 
 def on_pre_build(config: MkDocsConfig) -> None:
     for source in sources():
-        notebook = read(source)
-        run = executed(source, notebook)
+        parsed = notebook.read(source)
+        run = recorded(source)
+        if run is None:
+            continue
         for lang in LANGS:
-            write_if_changed(rendered_path(source, lang), nbformat.writes(for_language(notebook, run, lang)))
+            write_if_changed(rendered_path(source, lang), nbformat.writes(notebook.for_language(parsed, run, lang)))
 
 
 @event_priority(-200)
@@ -110,7 +106,7 @@ def on_page_content(html: str, page, config: MkDocsConfig, files: Files) -> str:
     """
     if not page.file.src_uri.endswith(".ipynb"):
         return html
-    ids = heading_ids(read(_paths.sources / f"{PurePosixPath(page.file.src_uri).stem}.py"))
+    ids = heading_ids(notebook.read(_paths.sources / f"{PurePosixPath(page.file.src_uri).stem}.py"))
     headings, toc = list(_HEADING_RE.finditer(html)), list(_flatten(page.toc))
     if not len(headings) == len(toc) == len(ids):
         log.warning("notebooks: %s has %d headings, %d TOC entries and %d English headings; anchors left as is",
@@ -147,10 +143,10 @@ def _stylesheet_link(css: str, page_url: str, site_dir: Path) -> str:
 
 
 
-def heading_ids(notebook: nbformat.NotebookNode) -> list[str]:
+def heading_ids(parsed: nbformat.NotebookNode) -> list[str]:
     """Slugs of the English Markdown headings, in order, made unique as MkDocs does."""
     ids: list[str] = []
-    for cell in notebook.cells:
+    for cell in parsed.cells:
         if cell.cell_type == "markdown" and cell.metadata.get("lang") == DEFAULT_LANG:
             for title in re.findall(r"^#{1,6}\s+(.+?)\s*$", cell.source, re.M):
                 ids.append(unique(slugify(title.replace("`", ""), "-"), set(ids)))
@@ -175,7 +171,7 @@ def _with_anchor(match: re.Match, anchor: str) -> str:
 
 
 def sources() -> list[Path]:
-    return sorted(_paths.sources.glob("*.py"))
+    return sorted(p for p in _paths.sources.glob("*.py") if not p.name.endswith(".out.py"))
 
 
 def rendered_path(source: Path, lang: str) -> Path:
@@ -192,81 +188,16 @@ def _alternates(src_uri: PurePosixPath) -> dict[str, SimpleNamespace]:
     }
 
 
-def read(source: Path) -> nbformat.NotebookNode:
-    notebook = jupytext.read(source)
-    problems = language_problems(notebook)
-    if problems:
-        raise NotebookError(f"{source.name}: " + "; ".join(problems))
-    return notebook
-
-
-def language_problems(notebook: nbformat.NotebookNode) -> list[str]:
-    """Every run of Markdown cells between code cells must have one cell per language, in order."""
-    problems, run, runs = [], [], []
-    for cell in [*notebook.cells, None]:
-        if cell is not None and cell.cell_type == "markdown":
-            run.append(cell.metadata.get("lang"))
-        elif run:
-            runs.append(run)
-            run = []
-    for number, langs in enumerate(runs, start=1):
-        if langs != list(LANGS):
-            problems.append(f"Markdown block {number} has languages {langs}, expected {list(LANGS)}")
-    return problems
-
-
-def executed(source: Path, notebook: nbformat.NotebookNode) -> nbformat.NotebookNode:
-    """The source's code cells with their outputs, from the cache or a fresh execution."""
-    versions = f"{metadata.version('torch')} {sys.version}"  # importing torch would cost seconds per build
-    key = hashlib.sha256(source.read_bytes() + versions.encode()).hexdigest()[:16]
-    cached = _paths.cache / "notebooks" / f"{source.stem}-{key}.ipynb"
-    cached.parent.mkdir(parents=True, exist_ok=True)
-    with FileLock(str(cached) + ".lock"):  # two builds at once (tests) execute it once
-        if not cached.exists():
-            log.info("notebooks: executing %s (no cached run for this source)", source.name)
-            atomic_write(cached, nbformat.writes(execute(notebook, source.name)))
-    return nbformat.read(cached, as_version=4)
-
-
-def execute(notebook: nbformat.NotebookNode, label: str) -> nbformat.NotebookNode:
-    """Run the code cells in a fresh kernel; any failing cell raises NotebookError."""
-    from nbclient import NotebookClient
-    from nbclient.exceptions import CellExecutionError
-
-    code_only = nbformat.v4.new_notebook(
-        cells=[cell for cell in notebook.cells if cell.cell_type == "code"], metadata=notebook.metadata
-    )
-    with tempfile.TemporaryDirectory(prefix="notebook-") as workdir:
-        client = NotebookClient(
-            code_only, timeout=EXECUTION_TIMEOUT_S, kernel_name="python3", allow_errors=False,
-            resources={"metadata": {"path": workdir}},
-        )
-        try:
-            # The debugger's frozen-modules notice would otherwise land in the build log.
-            client.execute(env={**os.environ, "PYDEVD_DISABLE_FILE_VALIDATION": "1"})
-        except CellExecutionError as error:
-            failed = next((i for i, c in enumerate(code_only.cells, 1) if _has_error(c)), "?")
-            raise NotebookError(f"{label}: code cell {failed} failed: {error.ename}: {error.evalue}") from None
-    return code_only
-
-
-def _has_error(cell: nbformat.NotebookNode) -> bool:
-    return any(output.get("output_type") == "error" for output in cell.get("outputs", []))
-
-
-def for_language(source: nbformat.NotebookNode, run: nbformat.NotebookNode, lang: str) -> nbformat.NotebookNode:
-    """The notebook a reader of `lang` gets: their Markdown cells and the executed code."""
-    code_cells = iter(run.cells)
-    cells = []
-    for cell in source.cells:
-        if cell.cell_type == "code":
-            cells.append(next(code_cells))
-        elif cell.metadata.get("lang") == lang:
-            cells.append(nbformat.v4.new_markdown_cell(cell.source))
-    notebook = nbformat.v4.new_notebook(cells=cells, metadata={"kernelspec": source.metadata["kernelspec"]})
-    for number, cell in enumerate(notebook.cells):
-        cell.id = f"cell-{number}"
-    return notebook
+def recorded(source: Path) -> nbformat.NotebookNode | None:
+    """The recorded run of a source (docsys.core.notebook); a missing or stale one is a build warning."""
+    out, rec = notebook.output_path(source), notebook.record_path(source)
+    fix = f"run `make record SNIPPETS=notebooks/{source.name}` on a quiet machine"
+    if not out.exists() or not rec.exists():
+        log.warning(f"notebooks: {source.name} has no recording; {fix}")
+        return None
+    if json.loads(rec.read_text(encoding="utf-8")).get("source_sha256") != source_sha256(source):
+        log.warning(f"notebooks: {source.name} changed since it was recorded; {fix}")
+    return nbformat.read(out, as_version=4)
 
 
 def write_if_changed(path: Path, text: str) -> None:

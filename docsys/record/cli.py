@@ -21,6 +21,7 @@ holds it to that): the GPU machine has no MkDocs.
 from __future__ import annotations
 
 import argparse
+import fnmatch
 import sys
 import time
 
@@ -29,6 +30,7 @@ from docsys.core.check import check
 from docsys.core.machine import facts
 from docsys.core.markers import skip_reason
 from docsys.core.normalize import normalize
+from docsys.core.paths import NOTEBOOKS_DIR, ROOT
 from docsys.core.snippet import Snippet, discover, select
 
 DEFAULT_ESTIMATE_S = 60.0
@@ -109,8 +111,27 @@ def record_gpu(chosen: list[Snippet], check_changes: bool, force: bool, budget: 
     return 1 if failures or (check_changes and changed) else 0
 
 
+def notebook_sources(patterns: list[str]) -> list[str]:
+    """`notebooks/<name>.py` sources a CPU recording run covers: all, or those a pattern names."""
+    found = sorted(p.relative_to(ROOT).as_posix() for p in NOTEBOOKS_DIR.glob("*.py"))
+    return [rel for rel in found if not patterns or any(fnmatch.fnmatch(rel, p) or p in rel for p in patterns)]
+
+
+def record_notebooks(sources: list[str]) -> int:
+    from docsys.record import notebook  # jupytext and nbclient: the site's environment, not a GPU machine's
+
+    failures = 0
+    for rel in sources:
+        ok, message = notebook.record(rel)
+        failures += not ok
+        print(message, flush=True)
+    return 1 if failures else 0
+
+
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    if not args.gpu and args.patterns and all(p.startswith("notebooks/") for p in args.patterns):
+        return record_notebooks(notebook_sources(args.patterns)) if notebook_sources(args.patterns) else 2
     snippets = discover()
     if args.gpu:
         snippets = [s for s in snippets if s.platform == "cuda"]
@@ -120,4 +141,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if args.gpu:
         return record_gpu(chosen, args.check, args.force, args.budget)
-    return record_cpu(chosen)
+    status = record_cpu(chosen)
+    if not args.patterns:
+        status |= record_notebooks(notebook_sources([]))
+    return status

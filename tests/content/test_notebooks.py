@@ -5,18 +5,36 @@ from __future__ import annotations
 import json
 import re
 
+import nbformat
 import pytest
 
-from docsys.build.notebooks import language_problems, read
+from docsys.core import notebook
+from docsys.core.normalize import diff, normalize
 from docsys.core.paths import DEFAULT_LANG, LANGS, NOTEBOOKS_DIR
+from docsys.core.snippet import source_sha256
 
-SOURCES = sorted(NOTEBOOKS_DIR.glob("*.py"))
+SOURCES = sorted(p for p in NOTEBOOKS_DIR.glob("*.py"))
 SOURCE = SOURCES[0]
 
 
 def test_every_markdown_block_exists_in_both_languages():
     for source in SOURCES:
-        assert language_problems(read(source)) == [], source.name
+        assert notebook.language_problems(notebook.read(source)) == [], source.name
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.name)
+def test_the_notebook_runs_and_prints_what_its_recording_holds(source):
+    """Executed again (numbers in its timings and table masked), it prints what was recorded;
+    and the recording is of the current source."""
+    record = json.loads(notebook.record_path(source).read_text(encoding="utf-8"))
+    assert record["source_sha256"] == source_sha256(source), (
+        f"{source.name} changed since it was recorded: run `make record SNIPPETS=notebooks/{source.name}`")
+    recorded = notebook.text_outputs(nbformat.read(notebook.output_path(source), as_version=4))
+    now = notebook.text_outputs(notebook.execute(notebook.read(source), source.name))
+    problems = [diff(a, b, f"code cell {i}") for i, (a, b) in enumerate(zip(recorded, now, strict=True), 1)
+                if normalize(a) != normalize(b)]
+    assert not problems, "\n".join(problems)
 
 
 def is_rendered_notebook(page_html: str) -> bool:
@@ -31,7 +49,7 @@ def test_notebook_page_is_rendered_with_outputs_and_download(built_site, lang):
     page = (page_dir / "index.html").read_text(encoding="utf-8")
     assert is_rendered_notebook(page), f"{lang}: the notebook page is raw source, not a rendered notebook"
     assert "saved activations (MiB)" in page, f"{lang}: the final table (an executed output) is missing"
-    assert "data:image/png;base64" in page, f"{lang}: the plot is missing"
+    assert "<svg" in page, f"{lang}: the plot is missing"
     toc = page[page.index("md-nav--secondary"):]
     assert re.search(r'href="#stage-5-torchcompile"[^>]*>\s*<span class="md-ellipsis">[^<]*torch\.compile', toc), (
         f"{lang}: the table of contents lost the heading's anchor or its code span"

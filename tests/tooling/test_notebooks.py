@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import jupytext
+import nbformat
 import pytest
 
-from docsys.build.notebooks import NotebookError, execute, for_language, language_problems
+from docsys.core.notebook import NotebookError, execute, for_language, language_problems
 
 SOURCE = """\
 # ---
@@ -51,3 +52,27 @@ def test_failing_cell_fails_execution():
     notebook = jupytext.reads('# %%\nx = 1\n\n# %%\nraise RuntimeError("planted")\n', fmt="py:percent")
     with pytest.raises(NotebookError, match=r"code cell 2 failed: RuntimeError: planted"):
         execute(notebook, "planted.py")
+
+
+def test_a_notebook_is_recorded_only_on_a_quiet_machine(tmp_path, monkeypatch):
+    from docsys.core import check
+    from docsys.core.processes import Load
+    from docsys.record import notebook as recorder
+
+    monkeypatch.setattr(check, "LOAD_LIMIT", 0.25)
+    monkeypatch.setattr(recorder, "idle_load", lambda: Load(others=1.2, steal=0.0, seconds=1.0))
+    ok, message = recorder.record("notebooks/speed-up-training.py")
+    assert not ok and message.startswith("REFUSED  notebooks/speed-up-training.py: other processes kept 1.20 cores")
+
+
+def test_a_missing_or_stale_recording_is_a_build_warning(tmp_path, caplog):
+    from docsys.build.notebooks import recorded
+
+    source = tmp_path / "small.py"
+    source.write_text(SOURCE, encoding="utf-8")
+    assert recorded(source) is None
+    assert "small.py has no recording; run `make record SNIPPETS=notebooks/small.py`" in caplog.text
+    run = execute(jupytext.reads(SOURCE, fmt="py:percent"), "small.py")
+    source.with_suffix(".out.ipynb").write_text(nbformat.writes(run), encoding="utf-8")
+    source.with_suffix(".record.json").write_text('{"source_sha256": "old"}', encoding="utf-8")
+    assert recorded(source) is not None and "small.py changed since it was recorded" in caplog.text
