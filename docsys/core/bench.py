@@ -62,11 +62,12 @@ class Table:
     def value(self, variant: str, column: str) -> str:
         return self.row(variant)[self.column(column)]
 
-    def spread_column(self, column: str) -> str | None:
-        """The `IQR (...)` column right after `column`, if it has one."""
+    def spread_index(self, column: str) -> int | None:
+        """Where the `IQR (...)` column right after `column` is, if it has one (several
+        columns may be named `IQR (ms)`: each belongs to the column before it)."""
         index = self.column(column) + 1
         if index < len(self.columns) and self.columns[index].startswith("IQR"):
-            return self.columns[index]
+            return index
         return None
 
 
@@ -140,8 +141,8 @@ def convention_problems(text: str) -> list[str]:
         problems.append("no 'threads: N' line (or 'threads' column) saying how many threads it measured with")
     measured = [c for c in table.columns[1:] if varies(c) and not c.startswith("IQR")]
     for column in measured:
-        spread = table.spread_column(column)
-        if spread is None or unit(spread) != unit(column):
+        spread = table.spread_index(column)
+        if spread is None or unit(table.columns[spread]) != unit(column):
             problems.append(f"column {column!r} varies between repeats: follow it with 'IQR ({unit(column)})'")
     if measured and "runs" not in table.columns:
         problems.append("a table with timings needs a 'runs' column (repeats per variant)")
@@ -176,10 +177,10 @@ def compare(table: Table, a: str, b: str, column: str) -> Comparison:
     x, y = number(cells[a]), number(cells[b])
     if y == 0:
         raise ValueError(f"cannot divide by {b!r}'s {column!r}, which is 0")
-    spread_col = table.spread_column(column)
+    index = table.spread_index(column)
     spread: float | None = 0.0
-    if spread_col is not None:
-        spreads = [number(table.value(name, spread_col)) for name in (a, b)]
+    if index is not None:
+        spreads = [number(table.row(name)[index]) for name in (a, b)]
         spread = None if None in spreads else sum(spreads) / 2
     return Comparison(x / y, x - y, spread)
 

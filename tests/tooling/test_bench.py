@@ -60,3 +60,11 @@ def test_cells_too_coarse_for_a_ratio_are_refused():
 
 def test_ratio_text_has_no_false_precision():
     assert [ratio_text(r) for r in (12.34, 1.84, 0.943)] == ["12×", "1.8×", "0.94×"]
+
+
+def test_each_iqr_column_belongs_to_the_column_before_it():
+    table = parse_table("| variant | step (ms) | IQR (ms) | forward (ms) | IQR (ms) | runs |\n"
+                        "|---|---|---|---|---|---|\n"
+                        "| a | 10.0 | 5.00 | 2.00 | 0.010 | 9 |\n| b | 10.5 | 5.00 | 1.00 | 0.010 | 9 |\n")
+    assert not compare(table, "b", "a", "step (ms)").beyond_spread
+    assert compare(table, "a", "b", "forward (ms)").beyond_spread
