@@ -30,6 +30,7 @@ from markdown.preprocessors import Preprocessor
 from pymdownx.snippets import SnippetExtension, SnippetPreprocessor
 
 from docsys.build import claims, tables
+from docsys.build.stamp import recordings, stamp
 from docsys.build.strings import strings
 from docsys.core import bench, record
 from docsys.core.paths import page_lang
@@ -79,16 +80,28 @@ class ExamplePreprocessor(Preprocessor):
 
     def run(self, lines: list[str]) -> list[str]:
         self.lang = language(self.md, self.configured_lang)
-        fenced, out = inside_fences(lines), []
+        fenced, out, shown = inside_fences(lines), [], []
         for i, line in enumerate(lines):
             match = None if i in fenced else DIRECTIVE_RE.match(line)
             if match:
                 out += self.example(match)
+                shown += [s] if (s := self._snippet(match["target"])) else []
             elif i not in fenced and (bench_all := BENCHMARKS_RE.match(line)):
                 out += [bench_all["indent"] + row for row in claims.all_benchmarks(self.root, self.lang).split("\n")]
             else:
                 out.append(line)
-        return out
+        return out if self.mode == "test" else self._stamped(out, shown)
+
+    def _stamped(self, lines: list[str], shown: list[Snippet]) -> list[str]:
+        """The page with its "verified with" stamp under the title (docsys.build.stamp)."""
+        html, problems = stamp(*recordings(shown), self.lang)
+        for problem in problems:
+            log.warning(f"{claims.page_of(self.md)}: {problem}")
+        fenced = inside_fences(lines)
+        title = next((i for i, line in enumerate(lines) if i not in fenced and line.startswith("# ")), None)
+        if html is None or title is None:
+            return lines
+        return [*lines[: title + 1], "", html, "", *lines[title + 1 :]]
 
     def _snippet(self, target: str) -> Snippet | None:
         path = self.root / target.split(":", 1)[0]

@@ -36,8 +36,10 @@ from mkdocs.structure.files import Files
 from mkdocs.utils import get_relative_url
 
 from docsys.build.config import language, project_dir
+from docsys.build.stamp import stamp
 from docsys.core import notebook
-from docsys.core.paths import DEFAULT_LANG, LANGS
+from docsys.core.paths import DEFAULT_LANG, LANGS, page_lang
+from docsys.core.record import Record
 from docsys.core.snippet import source_sha256
 
 log = logging.getLogger("mkdocs.hooks.notebooks")
@@ -106,7 +108,9 @@ def on_page_content(html: str, page, config: MkDocsConfig, files: Files) -> str:
     """
     if not page.file.src_uri.endswith(".ipynb"):
         return html
-    ids = heading_ids(notebook.read(_paths.sources / f"{PurePosixPath(page.file.src_uri).stem}.py"))
+    source = _paths.sources / f"{PurePosixPath(page.file.src_uri).stem}.py"
+    html = _with_stamp(html, source, page_lang(page.file.src_uri))
+    ids = heading_ids(notebook.read(source))
     headings, toc = list(_HEADING_RE.finditer(html)), list(_flatten(page.toc))
     if not len(headings) == len(toc) == len(ids):
         log.warning("notebooks: %s has %d headings, %d TOC entries and %d English headings; anchors left as is",
@@ -116,6 +120,16 @@ def on_page_content(html: str, page, config: MkDocsConfig, files: Files) -> str:
         item.id, item.title = anchor, _heading_text(heading["body"])
     new_ids = iter(ids)
     return _HEADING_RE.sub(lambda m: _with_anchor(m, next(new_ids)), html)
+
+
+def _with_stamp(html: str, source: Path, lang: str) -> str:
+    """The "verified with" stamp (docsys.build.stamp) after the notebook's title."""
+    rec = notebook.record_path(source)
+    if not rec.exists():
+        return html
+    stamp_html, _ = stamp([Record(json.loads(rec.read_text(encoding="utf-8")))], False, lang)
+    end = html.find("</h1>")
+    return html if end < 0 or stamp_html is None else html[: end + 5] + stamp_html + html[end + 5 :]
 
 
 def on_post_page(output: str, page, config: MkDocsConfig) -> str:

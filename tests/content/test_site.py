@@ -33,3 +33,18 @@ def test_built_pages_load_nothing_from_other_hosts(built_site):
             offenders.append(f"{page.relative_to(built_site.path)}: {tag}")
     offenders = [o for o in offenders if 'rel="canonical"' not in o and "hreflang" not in o]
     assert not offenders, "\n".join(offenders[:10])
+
+
+def test_every_page_with_examples_and_the_notebook_carry_a_verified_with_stamp(built_site):
+    from docsys.checks.pages import examples
+    from docsys.core.paths import LANGS
+
+    missing = []
+    for lang in LANGS:
+        for page in page_paths(lang):
+            if examples(page.read_text(encoding="utf-8")):
+                built = built_page(built_site.path, page).read_text(encoding="utf-8")
+                missing += [] if 'class="verified-with"' in built else [f"{lang}/{page.name}"]
+    notebook = built_site.path / "notebooks" / "speed-up-training" / "index.html"
+    missing += [] if 'class="verified-with"' in notebook.read_text(encoding="utf-8") else ["notebook"]
+    assert not missing, f"pages without a stamp: {missing}"
