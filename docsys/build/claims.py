@@ -28,10 +28,9 @@ from docsys.build.strings import strings
 from docsys.core import bench, record
 from docsys.core.paths import page_lang
 from docsys.core.snippet import Snippet, SnippetHeaderError, discover, load
-from docsys.core.text import inside_fences
+from docsys.core.text import TOKEN_RE, inside_fences
 
 log = logging.getLogger("mkdocs.extensions.claims")
-TOKEN_RE = re.compile(r"\{\{\s*(?P<fn>ratio|value):\s*(?P<args>[^}]*?)\s*\}\}")
 _VALUE_RE = re.compile(r'^(?P<key>[\w./-]+)\s*,\s*"(?P<variant>[^"]*)"\s*,\s*"(?P<column>[^"]*)"$')
 _RATIO_RE = re.compile(
     r'^(?P<key>[\w./-]+)\s*,\s*"(?P<a>[^"]*)"\s*(?P<op>[<>~])\s*"(?P<b>[^"]*)"\s*,\s*"(?P<column>[^"]*)"$'
@@ -122,14 +121,6 @@ class ClaimPreprocessor(Preprocessor):
         self.lang = self.configured_lang or page_lang(page_of(self.md))
         fenced = inside_fences(lines)
         return [line if i in fenced else TOKEN_RE.sub(self._render, line) for i, line in enumerate(lines)]
-
-
-def tokens(markdown: str) -> list[str]:
-    """The claims a page makes, outside fences, whitespace-normalized and sorted (parity compares them)."""
-    lines = markdown.split("\n")
-    fenced = inside_fences(lines)
-    found = [" ".join(m[0].split()) for i, line in enumerate(lines) if i not in fenced for m in TOKEN_RE.finditer(line)]
-    return sorted(found)
 
 
 def all_benchmarks(root: Path, lang: str) -> str:

@@ -5,10 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from docsys.build.claims import tokens
 from docsys.checks.pages import examples
 from docsys.core.paths import DEFAULT_LANG, DOCS_DIR, LANGS
-from docsys.core.text import headings
+from docsys.core.text import headings, tokens
 
 
 def structure_problems(text: str, label: str) -> list[str]:

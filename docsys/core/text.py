@@ -12,6 +12,7 @@ FENCE_OPEN_RE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})[ \t]*(?P<
 HEADING_RE = re.compile(r"^(?P<level>#{1,6})[ \t]+(?P<text>.*?)[ \t]*$")
 ANCHOR_RE = re.compile(r"\{[ \t]*#(?P<id>[A-Za-z0-9_-]+)[^}]*\}$")
 PYTHON_LANGS = {"python", "py", "python3", "py3", "pycon", "ipython", "ipython3"}
+TOKEN_RE = re.compile(r"\{\{\s*(?P<fn>ratio|value):\s*(?P<args>[^}]*?)\s*\}\}")  # docsys.build.claims
 
 
 @dataclass(frozen=True)
@@ -75,3 +76,12 @@ def headings(text: str) -> list[Heading]:
             anchor = ANCHOR_RE.search(m["text"])
             found.append(Heading(len(m["level"]), m["text"], anchor["id"] if anchor else None))
     return found
+
+
+def tokens(markdown: str) -> list[str]:
+    """The claims a page makes about measured numbers (docsys.build.claims), outside fences,
+    whitespace-normalized and sorted: parity compares them between languages."""
+    lines = markdown.split("\n")
+    fenced = inside_fences(lines)
+    found = [" ".join(m[0].split()) for i, line in enumerate(lines) if i not in fenced for m in TOKEN_RE.finditer(line)]
+    return sorted(found)
