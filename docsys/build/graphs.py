@@ -40,6 +40,7 @@ from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
 from docsys.build.config import language, snippets_dir
+from docsys.build.strings import strings
 from docsys.core.snippet import SnippetHeaderError, discover
 
 log = logging.getLogger("mkdocs.hooks.graphs")  # under "mkdocs": --strict counts its warnings
@@ -47,7 +48,6 @@ log = logging.getLogger("mkdocs.hooks.graphs")  # under "mkdocs": --strict count
 SITE_DIR = "assets/graphs"
 CACHE_DIR = Path(".cache") / "graphs"  # relative to mkdocs.yml's folder
 DEBIAN_PACKAGE = "graphviz"
-OPEN_FULL_SIZE = {"en": "Open the graph at full size", "zh": "查看原尺寸计算图"}
 _GRAPH_IMG_RE = re.compile(r'<img\b[^>]*?\bsrc="graph:(?P<ref>[^"]*)"[^>]*>')
 _ALT_RE = re.compile(r'\balt="(?P<alt>[^"]*)"')
 
@@ -132,7 +132,7 @@ def _graph_link(match: re.Match[str], page: Page) -> str:
     start, end = match.start("ref") - len("graph:") - match.start(), match.end("ref") - match.start()
     img = img[:start] + url + img[end:]
     img = img.replace("<img", '<img loading="lazy"', 1)
-    title = OPEN_FULL_SIZE.get(_state.lang, OPEN_FULL_SIZE["en"])
+    title = strings(_state.lang)["open_graph"]
     return f'<a class="graph" href="{url}" title="{title}">{img}</a>'
 
 
