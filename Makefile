@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 PYTHON_STAMP := $(VENV)/.installed-python
 
-.PHONY: help setup serve test check record gpu build lint clean
+.PHONY: help setup serve test check record gpu test-next build lint clean
 
 help: ## List the targets
 	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-8s %s\n", $$1, $$2}'
@@ -40,6 +40,15 @@ GPU_PY ?= $(if $(wildcard $(PY)),$(PY),python3)
 
 gpu: ## On a CUDA machine (no setup needed): record the cuda snippets; CHECK=1 also fails on changed outputs
 	$(GPU_PY) -m docsys record --gpu $(if $(CHECK),--check --force) $(SNIPPETS)
+
+TORCH ?= latest
+NEXT_VENV := .venv-next-$(TORCH)
+test-next: $(PYTHON_STAMP) ## Run every CPU snippet with another torch (TORCH=2.14.1, default: the newest) into a report
+	@[ -x $(NEXT_VENV)/bin/python ] || python3 -m venv $(NEXT_VENV)
+	$(NEXT_VENV)/bin/pip install --disable-pip-version-check -q --upgrade \
+		"$(if $(filter latest,$(TORCH)),torch,torch==$(TORCH))" \
+		$$(grep -E '^(numpy|torchviz|graphviz|tensorboard)==' requirements.txt)
+	$(PY) -m docsys next --python $(NEXT_VENV)/bin/python --report test-artifacts/test-next-$(TORCH).md
 
 build: setup ## Build the site into site/ (strict)
 	$(VENV)/bin/mkdocs build --strict

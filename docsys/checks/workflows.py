@@ -74,8 +74,11 @@ def _run_commands(wf: Workflow) -> list[str]:
     return [step["run"] for _, step in wf.steps() if "run" in step]
 
 
+SECRETS_RE = re.compile(r"\$\{\{[^}]*\bsecrets\b")
+
+
 def common_problems(wf: Workflow) -> list[str]:
-    return [f"{wf.name}: uses `secrets.`; no workflow here needs a secret"] if "secrets." in wf.text else []
+    return [f"{wf.name}: uses `secrets`; no workflow here needs a secret"] if SECRETS_RE.search(wf.text) else []
 
 
 def is_self_hosted(job: dict) -> bool:

@@ -37,6 +37,11 @@ class Outcome:
     message: str
 
 
+def warning_lines(warnings: tuple[dict, ...]) -> list[str]:
+    """The warnings a run raised, one `Category: first line of the message` each, sorted."""
+    return sorted({f"{w['category']}: {w['message'].splitlines()[0][:200]}" for w in warnings})
+
+
 def _run_problems(snippet: Snippet, result: RunResult) -> list[str]:
     if result.timed_out:
         return [f"{snippet.rel} timed out after {snippet.timeout:g} s (raise '# timeout:' if it must take longer)"]
@@ -88,7 +93,8 @@ def _busy(load: Load | None, when: str) -> str | None:
 def _update(snippet: Snippet, result: RunResult, before: Load | None) -> Outcome:
     extra: dict = {"load": {"before": before.as_dict() if before else None,
                             "during": result.load.as_dict() if result.load else None,
-                            "limit_cores": LOAD_LIMIT}}
+                            "limit_cores": LOAD_LIMIT},
+                   "warnings": warning_lines(result.warnings)}
     if snippet.is_benchmark:
         if refusal := _busy(before, "before the run") or _busy(result.load, "during the run"):
             return Outcome(snippet, False, f"REFUSED  {snippet.rel}: {refusal}")

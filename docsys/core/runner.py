@@ -54,10 +54,11 @@ def base_env() -> dict[str, str]:
     return {**os.environ, "PYTHONHASHSEED": "0", "PYTHONUNBUFFERED": "1", "PYTHONWARNINGS": "", "PYTHONPATH": path}
 
 
-def command(snippet: Snippet) -> list[str]:
-    """The reader's command, with `python`/`torchrun` resolved next to this interpreter."""
+def command(snippet: Snippet, python: str | None = None) -> list[str]:
+    """The reader's command, with `python`/`torchrun` resolved next to this interpreter (or `python`)."""
     program, *args = snippet.launch or ("python",)
-    interpreters = {"python": sys.executable, "torchrun": str(Path(sys.executable).with_name("torchrun"))}
+    python = python or sys.executable
+    interpreters = {"python": python, "torchrun": str(Path(python).with_name("torchrun"))}
     return [interpreters.get(program, program), *args, str(snippet.path)]
 
 
@@ -97,11 +98,12 @@ def _wait(proc: subprocess.Popen, timeout: float) -> float | None:
         time.sleep(0.01)
 
 
-def _launch(snippet: Snippet, workdir: str, out_path: Path, env: dict) -> tuple[int, float, bool, list[str]]:
+def _launch(snippet: Snippet, workdir: str, out_path: Path, env: dict, python: str | None = None,
+            ) -> tuple[int, float, bool, list[str]]:
     token = env[RUN_ID_VAR]
     with out_path.open("w") as out:
         proc = subprocess.Popen(
-            command(snippet), cwd=workdir, env={**base_env(), **env}, stdout=out, stderr=subprocess.STDOUT,
+            command(snippet, python), cwd=workdir, env={**base_env(), **env}, stdout=out, stderr=subprocess.STDOUT,
             stdin=subprocess.DEVNULL, start_new_session=True,
         )
     try:
@@ -119,8 +121,9 @@ def _launch(snippet: Snippet, workdir: str, out_path: Path, env: dict) -> tuple[
     return proc.returncode, cpu, False, leftovers
 
 
-def run(snippet: Snippet, zygote: Zygote | None = None) -> RunResult:
-    """Run one snippet the way a reader does (see the module docstring)."""
+def run(snippet: Snippet, zygote: Zygote | None = None, python: str | None = None) -> RunResult:
+    """Run one snippet the way a reader does (see the module docstring); `python`: another interpreter
+    (with its own torch) instead of this one."""
     token = uuid.uuid4().hex
     with tempfile.TemporaryDirectory(prefix="snippet-") as workdir, tempfile.TemporaryDirectory(
         prefix="snippet-run-"
@@ -132,7 +135,7 @@ def run(snippet: Snippet, zygote: Zygote | None = None) -> RunResult:
         if zygote is not None and not snippet.launch:
             code, cpu, timed_out, leftovers = zygote.run(snippet, workdir, out_path, env)
         else:
-            code, cpu, timed_out, leftovers = _launch(snippet, workdir, out_path, env)
+            code, cpu, timed_out, leftovers = _launch(snippet, workdir, out_path, env, python)
         seconds = time.monotonic() - start
         load = meter.stop(own_cpu=cpu)
         output = out_path.read_text(encoding="utf-8", errors="replace") if out_path.exists() else ""

@@ -24,6 +24,7 @@ import argparse
 import fnmatch
 import sys
 import time
+from pathlib import Path
 
 from docsys.core import record
 from docsys.core.check import check
@@ -45,6 +46,10 @@ def _parser() -> argparse.ArgumentParser:
     rec.add_argument("--check", action="store_true", help="with --gpu: fail when a recorded output changed")
     rec.add_argument("--force", action="store_true", help="with --gpu: re-record current recordings too")
     rec.add_argument("--budget", type=float, default=None, help="with --gpu: seconds available for the whole run")
+    nxt = sub.add_parser("next", help="run every CPU snippet with another torch and report what changes")
+    nxt.add_argument("--python", required=True, help="the interpreter of an environment with the other torch")
+    nxt.add_argument("--report", type=Path, default=Path("test-artifacts/test-next.md"), help="where to write it")
+    nxt.add_argument("patterns", nargs="*", help="glob or substring of snippet paths (default: all)")
     return parser
 
 
@@ -130,6 +135,11 @@ def record_notebooks(sources: list[str]) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    if args.command == "next":
+        from docsys.record.next import next_command
+
+        chosen = [s for s in select(discover(), args.patterns) if s.platform == "cpu"]
+        return next_command(chosen, args.python, args.report)
     if not args.gpu and args.patterns and all(p.startswith("notebooks/") for p in args.patterns):
         return record_notebooks(notebook_sources(args.patterns)) if notebook_sources(args.patterns) else 2
     snippets = discover()

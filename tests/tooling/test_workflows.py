@@ -48,7 +48,7 @@ def test_secret_use_is_caught(workflows):
         "        run: make test",
         "        run: make test\n        env:\n          T: ${{ secrets.TOKEN }}",
     )
-    assert any("uses `secrets.`" in p for p in found)
+    assert any("uses `secrets`" in p for p in found)
 
 
 def test_pull_request_reaching_the_gpu_runner_is_caught(workflows):
