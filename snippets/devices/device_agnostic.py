@@ -5,7 +5,7 @@ device = torch.accelerator.current_accelerator(check_available=True) or torch.de
 
 torch.manual_seed(0)
 model = nn.Linear(8, 2).to(device)
-x = torch.randn(4, 8).to(device)
+x = torch.randn(4, 8, device=device)
 y = model(x)
 
 print("parameters on the chosen device:", next(model.parameters()).device.type == device.type)

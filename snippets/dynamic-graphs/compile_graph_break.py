@@ -11,6 +11,27 @@ def forward_cond(x):
     return torch.cond(x.sum() > 0, torch.exp, torch.cos, (x,))
 
 
+def describe(node):
+    if node.op in ("placeholder", "output"):
+        return node.op
+    return getattr(node.target, "__name__", str(node.target))
+
+
+graphs = []
+
+
+def collecting_backend(graph_module, example_inputs):
+    graphs.append([describe(node) for node in graph_module.graph.nodes])
+    return graph_module.forward
+
+
+compiled = torch.compile(forward, backend=collecting_backend)
+for x in (torch.tensor([0.5, -2.0]), torch.tensor([0.5, 2.0])):
+    print(f"with graph breaks, x={x.tolist()}: same as eager:", torch.equal(compiled(x), forward(x)))
+for index, graph in enumerate(graphs):
+    print(f"graph {index}:", graph)
+torch._dynamo.reset()
+
 x = torch.tensor([0.5, -2.0])
 try:
     torch.compile(forward, backend="eager", fullgraph=True)(x)
@@ -22,4 +43,4 @@ except torch._dynamo.exc.Unsupported as error:
 
 compiled = torch.compile(forward_cond, backend="eager", fullgraph=True)
 for x in (torch.tensor([0.5, -2.0]), torch.tensor([0.5, 2.0])):
-    print(f"x={x.tolist()}: same as eager:", torch.equal(compiled(x), forward(x)))
+    print(f"torch.cond, x={x.tolist()}: same as eager:", torch.equal(compiled(x), forward(x)))

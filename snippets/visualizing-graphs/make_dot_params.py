@@ -11,3 +11,6 @@ y = model(x)
 graph = make_dot(y, params=dict(model.named_parameters()))
 edges = [line for line in graph.body if "->" in line]
 print(f"{type(graph).__name__}: {len(graph.body) - len(edges)} nodes, {len(edges)} edges")
+
+first_linear, _ = y.grad_fn.next_functions[1][0].next_functions[0]
+print(f"{type(first_linear).__name__} of layer 0 saved x as mat1:", first_linear._saved_mat1 is x)

@@ -11,6 +11,8 @@ graph = make_dot(y, params={"w": w}, show_attrs=True, show_saved=True)
 
 
 def describe(value):
+    if value is x:
+        return "x"
     return f"tensor{tuple(value.shape)}" if isinstance(value, torch.Tensor) else repr(value)
 
 
