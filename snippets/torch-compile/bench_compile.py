@@ -48,9 +48,19 @@ with tempfile.TemporaryDirectory() as cache:
         "torch.compile, new process, warm cache": in_new_process(cache),  # the cache the one before filled
     }
 
+
+
+def break_even(first, steady):
+    """Calls after which the compiled function has saved its extra first-call time."""
+    eager_first, eager_steady = rows["eager"][0], statistics.median(rows["eager"][1])
+    saved_us = eager_steady - statistics.median(steady)
+    return f"{(first - eager_first) * 1e3 / saved_us:.0f}" if saved_us > 0 else "—"
+
+
 print("threads: 1")
-print("| variant | first call (ms) | IQR (ms) | runs | steady state (us) | IQR (us) | runs |")
-print("|---|---:|---:|---:|---:|---:|---:|")
+print("| variant | first call (ms) | IQR (ms) | runs | steady state (us) | IQR (us) | runs | break-even (calls) |")
+print("|---|---:|---:|---:|---:|---:|---:|---:|")
 for name, (first, steady) in rows.items():
     q1, _, q3 = statistics.quantiles(steady, n=4)
-    print(f"| {name} | {first:.1f} | — | 1 | {statistics.median(steady):.1f} | {q3 - q1:.1f} | {ROUNDS} |")
+    calls = "—" if name == "eager" else break_even(first, steady)
+    print(f"| {name} | {first:.1f} | — | 1 | {statistics.median(steady):.1f} | {q3 - q1:.1f} | {ROUNDS} | {calls} |")

@@ -23,3 +23,12 @@ for dynamic in (None, True):
         print(" call with length", length)
         compiled(torch.ones(length))
 torch._dynamo.reset()
+
+print("recompile_limit by default:", torch._dynamo.config.recompile_limit)
+torch._dynamo.config.recompile_limit = 2
+compiled = torch.compile(scale, backend=counting_backend, dynamic=False)
+print("dynamic=False, recompile_limit=2")
+for length in (4, 8, 16, 32):
+    print(" call with length", length)
+    compiled(torch.ones(length))
+torch._dynamo.reset()
