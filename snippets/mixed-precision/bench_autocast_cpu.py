@@ -1,3 +1,5 @@
+# marks: slow
+# timeout: 120
 import contextlib
 import copy
 import statistics
