@@ -97,8 +97,11 @@ def render(report: Report) -> str:
 
 
 def next_command(snippets: list[Snippet], python: str, report_path: Path) -> int:
+    import os
+
     from docsys.core.markers import skip_reason
 
+    python = os.path.abspath(python)  # runs start in a temporary folder; a venv's python must not be resolved
     this, other = torch_facts_here(), torch_facts(python)
     report = Report(this, other)
     builds_differ = this["cuda_build"] != other["cuda_build"] or this["nccl"] != other["nccl"]
