@@ -59,7 +59,8 @@ from docsys.paths import DEFAULT_LANG, page_lang
 log = logging.getLogger("mkdocs.hooks.search")
 
 BUNDLE = "pagefind"  # the index's folder under each language's root: /pagefind/, /zh/pagefind/
-WORDS = "words.json"  # glossary terms and (Chinese) words with log-probabilities, for search.js
+TERMS = "terms.json"  # the glossary's terms of several words, which search.js joins in a query
+WORDS = "words.json"  # Chinese words and their log-probabilities, for search.js to segment a query
 SEGMENTED = {"zh": "x-zh"}  # languages segmented here -> their index key (see the module docstring)
 # Word breaks that search.js can tell from a real space: a caret, then a space (SEP), or a caret
 # alone inside a glossary term (JOIN). A caret is ASCII punctuation, which Pagefind drops from a
@@ -72,6 +73,11 @@ TAG = "\ue000"  # stands for a tag while the article's text is worked on as one 
 # what they hold (checkpointed_ms, autocast_dtype), tables list; the prose and headings explain.
 WEIGHTS = {"pre": 0.5, "table": 0.5}
 UNUSED = ("pagefind-*ui.*", "pagefind-highlight.js")  # Pagefind's own search UIs: the site uses Material's
+# Word locations per index chunk (Pagefind's default: 20000, ~30 KB compressed here). A query
+# fetches the chunk of each of its words: smaller chunks keep a query's download small. Pagefind
+# 1.5.2 reads this from PAGEFIND_UNSTABLE_INDEX_CHUNK_SIZE (its name says it may change: recheck
+# with tests/content/test_search.py's payload test when upgrading Pagefind).
+INDEX_CHUNK_SIZE = 4000
 CACHE_DIR = Path(".cache") / "search"  # relative to mkdocs.yml's folder
 CACHE_ENV = "SEARCH_CACHE_DIR"  # overrides it (timing cold builds without emptying the shared cache)
 VERSION = "8"  # bump when the indexed copy changes, to invalidate the cache
@@ -146,8 +152,10 @@ def on_post_build(config: MkDocsConfig) -> None:
     bundle = Path(config.site_dir) / language_root(language.code) / BUNDLE
     documents, words = indexed_copies(_state.pages, language, cache_root)
     run_pagefind(documents, bundle)
-    vocabulary = {"terms": [t for t in language.terms if not language.segmented], "words": dict(sorted(words.items()))}
-    (bundle / WORDS).write_text(json.dumps(vocabulary, ensure_ascii=False), encoding="utf-8")
+    latin_terms = [] if language.segmented else list(language.terms)  # Chinese terms are among the words
+    (bundle / TERMS).write_text(json.dumps(latin_terms, ensure_ascii=False), encoding="utf-8")
+    if language.segmented:
+        (bundle / WORDS).write_text(json.dumps(dict(sorted(words.items())), ensure_ascii=False), encoding="utf-8")
     log.info(f"Search ({language.code}): {len(documents)} pages indexed in {time.perf_counter() - start:.2f} s")
 
 
@@ -324,7 +332,8 @@ def run_pagefind(documents: dict[str, str], bundle: Path) -> None:
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(document, encoding="utf-8")
         command = [pagefind_binary(), "--site", scratch, "--output-path", str(bundle), "--quiet"]
-        proc = subprocess.run(command, capture_output=True, text=True, check=False)
+        env = {**os.environ, "PAGEFIND_UNSTABLE_INDEX_CHUNK_SIZE": str(INDEX_CHUNK_SIZE)}
+        proc = subprocess.run(command, capture_output=True, text=True, check=False, env=env)
     if proc.returncode != 0:
         last = (proc.stderr or proc.stdout).strip().splitlines()[-1:] or ["no output"]
         raise PluginError(f"search: pagefind failed ({proc.returncode}): {last[0]}")

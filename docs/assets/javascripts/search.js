@@ -3,52 +3,61 @@
 // first query, never before, and relays its answers to Material's search UI.
 //
 // A query is split into words exactly as the index was: at punctuation inside a token
-// (torch.amp.GradScaler -> torch amp GradScaler) and, for Chinese, into the jieba words the
-// index uses (words.json). Pagefind runs here, in a worker, for a reason: in a page it takes the
-// page's <html lang> and, for zh, re-splits every query with the browser's Intl.Segmenter, whose
-// words disagree with jieba's (张量 -> 张 + 量). In a worker it has no <html lang> to read.
+// (torch.amp.GradScaler -> torch amp GradScaler), with the glossary's terms joined
+// (terms.json) and, for Chinese, into the jieba words the index uses (words.json, fetched for
+// the first query with Chinese in it). Pagefind runs here, in a worker, for a reason: in a page
+// it reads the page's <html lang> and, for zh, re-splits every query with the browser's
+// Intl.Segmenter, whose words disagree with jieba's (张量 -> 张 + 量). A worker has no <html>.
 
-const RESULTS = 10; // pages whose text is fetched per query (what Material shows before scrolling)
-const BREAK = /(?<=\S)\^(<\/mark>)? /g; // word breaks the index inserted (docsys/build/search.py SEP)
+const RESULTS = 7; // at most this many pages' text is fetched per query (Material shows them first)
+const RELEVANT = 0.2; // ... and only pages scoring at least this share of the best page's score
+const PAUSE_MS = 120; // a query is searched once typing pauses this long: no index or text for "G", "Gr", ...
+const BREAK = /(?<=\S)\^(<\/mark>)?(?: |$)/g; // word breaks the index inserted (docsys/build/search.py SEP)
 const JOIN = /(?<=\S)\^(?=\S)/g; // inside a glossary term (JOIN): nothing between Chinese characters, else a space
 const INNER_PUNCTUATION = /(?<=[\p{L}\p{N}_])[^\p{L}\p{N}_\s]+(?=[\p{L}\p{N}_])/gu;
-const HAN = /[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+/g;
+const HAN = /[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+/g; // (global: test() with it would keep a position)
+const HAS_HAN = /[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]/;
 
-let ready = null; // [pagefind, { terms, words }], once loaded
+let pagefind = null; // Pagefind's module, once loaded
+let terms = null; // the glossary's terms of several words (terms.json), as one regular expression
+let words = null; // Chinese words -> log-probability (words.json), fetched for the first Chinese query
 let latest = 0;
 
 self.addEventListener("message", async ({ data: { bundle, query } }) => {
-  ready ??= Promise.all([load(bundle), words(bundle)]);
+  pagefind ??= load(bundle);
+  terms ??= fetchJSON(`${bundle}terms.json`).then(list => (list.length ? joiner(list) : null));
   const ticket = ++latest;
-  const [pagefind, dictionary] = await ready;
-  const result = await answer(pagefind, split(query, dictionary));
-  if (ticket === latest) self.postMessage({ query, result }); // a slower answer to an earlier keystroke is dropped
+  const current = () => ticket === latest; // a later keystroke supersedes this query
+  await new Promise(resolve => setTimeout(resolve, PAUSE_MS));
+  if (!current()) return;
+  if (HAS_HAN.test(query)) words ??= fetchJSON(`${bundle}words.json`).then(w => new Map(Object.entries(w)));
+  const result = await answer(await pagefind, split(query, await terms, await words), current);
+  if (result && current()) self.postMessage({ query, result });
 });
 
 async function load(bundle) {
-  const pagefind = await import(`${bundle}pagefind.js`);
-  await pagefind.options({ excerptLength: 24 });
-  await pagefind.init();
-  return pagefind;
+  const module = await import(`${bundle}pagefind.js`);
+  await module.options({ excerptLength: 24 });
+  await module.init();
+  return module;
 }
 
-async function words(bundle) {
-  const response = await fetch(`${bundle}words.json`);
-  const { terms, words } = await response.json();
-  return { terms: terms.length ? joiner(terms) : null, words: new Map(Object.entries(words)) };
+async function fetchJSON(url) {
+  const response = await fetch(url);
+  return response.ok ? response.json() : {};
 }
 
 /** Glossary terms of several words (or their plurals), each to be searched as one word. */
-function joiner(terms) {
-  const alternatives = terms.map(t => t.split(/[ -]/).map(w => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("[\\s-]+"));
+function joiner(list) {
+  const alternatives = list.map(t => t.split(/[ -]/).map(w => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("[\\s-]+"));
   return new RegExp(`\\b(?:${alternatives.join("|")})(?:e?s)?\\b`, "gi");
 }
 
 /** The query as the index's words, separated by spaces. */
-function split(query, { terms, words }) {
+function split(query, terms, words) {
   let text = query.replace(INNER_PUNCTUATION, " ");
   if (terms) text = text.replace(terms, term => `${term.replace(/[\s-]+/g, "")} ${term}`); // the term, then its words
-  if (words.size) text = text.replace(HAN, run => ` ${segment(run, words).join(" ")} `);
+  if (words?.size) text = text.replace(HAN, run => ` ${segment(run, words).join(" ")} `);
   return text.replace(/\s+/g, " ").trim();
 }
 
@@ -73,18 +82,20 @@ function segment(run, dictionary) {
   return pieces;
 }
 
-async function answer(pagefind, words) {
-  if (!words) return { items: [], total: 0 };
-  const search = await pagefind.search(words);
-  const top = search.results.slice(0, RESULTS);
+async function answer(pagefind, query, current) {
+  if (!query) return { items: [], total: 0 };
+  const search = await pagefind.search(query);
+  if (!current()) return null; // fetch no page text for a superseded query
+  const best = search.results[0]?.score ?? 0;
+  const top = search.results.slice(0, RESULTS).filter(result => result.score >= best * RELEVANT);
   const pages = await Promise.all(top.map(result => result.data()));
-  const terms = Object.fromEntries(words.split(" ").map(term => [term, true]));
-  const items = pages.map((page, i) => group(page, top[i].score, terms));
+  const searched = Object.fromEntries(query.split(" ").map(word => [word, true]));
+  const items = pages.map((page, i) => group(page, top[i].score, searched));
   return { items, total: items.length };
 }
 
 /** One page's result as Material expects it: the page first, then its sections, best first. */
-function group(page, score, terms) {
+function group(page, score, searched) {
   const weight = s => s.weighted_locations.reduce((sum, l) => sum + l.balanced_score, 0);
   const sections = page.sub_results
     .filter(s => s.url.includes("#"))
@@ -93,13 +104,13 @@ function group(page, score, terms) {
   const top = sections[0]?.weight || 1;
   const title = clean(escape(page.meta.title ?? page.url));
   return [
-    { location: page.url, title, text: `<p>${clean(page.excerpt)}</p>`, score, terms },
+    { location: page.url, title, text: `<p>${clean(page.excerpt)}</p>`, score, terms: searched },
     ...sections.map(({ section, weight }) => ({
       location: section.url,
       title: clean(escape(section.title)),
       text: `<p>${clean(section.excerpt)}</p>`,
       score: score * (weight / top),
-      terms,
+      terms: searched,
     })),
   ];
 }
