@@ -159,7 +159,7 @@ def keyboard_problems(tab: Tab, shortcut: str, query: str, expected: str) -> lis
     tab.page.keyboard.type(query)
     tab.page.keyboard.press("End")
     try:
-        tab.page.wait_for_selector(_answered(query), state="attached", timeout=5000)
+        tab.page.wait_for_selector(_answered(query), state="attached", timeout=3000)
     except PlaywrightTimeout:
         return [f"{tab.path()}: {query!r} typed after {shortcut!r} got no results"]
     tab.page.keyboard.press("ArrowDown")
