@@ -46,6 +46,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
@@ -129,6 +130,14 @@ def on_pre_build(config: MkDocsConfig) -> None:
 def on_page_context(context: dict, page: Page, config: MkDocsConfig, nav) -> dict:
     """Tell the search box where this language's index is (overrides/partials/search-bridge.html)."""
     context["search_bundle"] = get_relative_url(f"{language_root(page_lang(page.file.src_uri))}{BUNDLE}/", page.url)
+    return context
+
+
+def on_template_context(context: dict, template_name: str, config: MkDocsConfig) -> dict:
+    """The 404 page has search too; it is served at any path, so its index's URL is absolute."""
+    if template_name == "404.html":
+        lang = getattr(config.plugins.get("i18n"), "current_language", None) or DEFAULT_LANG
+        context["search_bundle"] = f"{urlsplit(config.site_url or '/').path.rstrip('/')}/{language_root(lang)}{BUNDLE}/"
     return context
 
 

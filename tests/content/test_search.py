@@ -43,6 +43,16 @@ def tab(browser, site):
     tab.close()
 
 
+def test_every_page_has_the_search_box_and_its_bridge(built_site):
+    """Including the 404 pages, which are served at any path."""
+    pages = [p for p in built_site.path.rglob("*.html") if "pagefind" not in p.parts and "assets" not in p.parts]
+    assert len(pages) > 40 and any(p.name == "404.html" for p in pages)
+    missing = [str(p.relative_to(built_site.path)) for p in pages
+               if 'data-md-component="search"' not in (text := p.read_text(encoding="utf-8"))
+               or "window.Worker = function" not in text]
+    assert not missing, f"pages without search: {missing}"
+
+
 def test_the_query_table_has_twenty_queries_per_language():
     counts = Counter(query.lang for query in search.load_queries(QUERIES))
     assert all(counts[lang] >= 20 for lang in LANGS), counts
