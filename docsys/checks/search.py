@@ -273,8 +273,10 @@ class _Meter:
 
     def _finished(self, request: Request) -> None:
         sizes = request.sizes()
-        size = sizes["responseBodySize"] + sizes["responseHeadersSize"]
-        self._done.sizes[request.url] = self._done.sizes.get(request.url, 0) + size
+        body = sizes["responseBodySize"]
+        if not body and (response := request.response()):  # Chromium reports 0 for a worker's own script
+            body = int(response.headers.get("content-length", 0))
+        self._done.sizes[request.url] = self._done.sizes.get(request.url, 0) + body + sizes["responseHeadersSize"]
 
     def take(self) -> Transfer:
         taken, self._done = self._done, Transfer()
