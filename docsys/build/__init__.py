@@ -1,0 +1,1 @@
+"""MkDocs hooks and Markdown extensions: what runs inside `mkdocs build`."""

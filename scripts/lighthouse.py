@@ -1,0 +1,59 @@
+"""Lighthouse scores of the built site, served with gzip as a static host serves it.
+
+Usage: .venv/bin/python scripts/lighthouse.py [SITE_DIR] [PATH ...]
+(default: site/, and a text page, a graph page, the notebook and the benchmarks, in both languages)
+
+Needs Lighthouse 12.2.3 outside the repository (CONTRIBUTING.md, "Site checks"):
+    npm install --prefix /opt/lh lighthouse@12.2.3
+and runs it against Debian's chromium. A measurement for a person, not a test: each page takes
+20-40 s. python -m http.server would not do: it compresses nothing, which costs ~30 points.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from docsys.checks.browser import CHROMIUM
+from docsys.checks.search import serve_gzip
+
+LIGHTHOUSE = Path(os.environ.get("LIGHTHOUSE", "/opt/lh/node_modules/.bin/lighthouse"))
+CATEGORIES = ("performance", "accessibility", "best-practices", "seo")
+PAGES = [f"{lang}{page}" for page in ("/autograd/", "/visualizing-graphs/", "/notebooks/speed-up-training/",
+                                      "/benchmarks/") for lang in ("", "/zh")]
+
+
+def scores(url: str) -> dict[str, int]:
+    """The four category scores (0-100) of one page, mobile emulation, Lighthouse's defaults."""
+    with tempfile.TemporaryDirectory() as tmp:
+        report = Path(tmp) / "report.json"
+        flags = "--headless=new --no-sandbox --disable-gpu"
+        command = [str(LIGHTHOUSE), url, f"--only-categories={','.join(CATEGORIES)}", "--output=json",
+                   f"--output-path={report}", f"--chrome-flags={flags}", "--quiet"]
+        subprocess.run(command, check=True, env={**os.environ, "CHROME_PATH": CHROMIUM}, timeout=300)
+        result = json.loads(report.read_text(encoding="utf-8"))
+    return {c: round(result["categories"][c]["score"] * 100) for c in CATEGORIES}
+
+
+def main(argv: list[str]) -> int:
+    if not LIGHTHOUSE.exists():
+        print(f"lighthouse: {LIGHTHOUSE} not found; npm install --prefix /opt/lh lighthouse@12.2.3", file=sys.stderr)
+        return 1
+    site = Path(argv[0]) if argv else Path("site")
+    if not (site / "index.html").exists():
+        print(f"lighthouse: {site} is not a built site; run `make build` first", file=sys.stderr)
+        return 1
+    with serve_gzip(site) as base:
+        print(f"| page | {' | '.join(CATEGORIES)} |\n|---|{'---|' * len(CATEGORIES)}")
+        for path in argv[1:] or PAGES:
+            row = scores(base + path)
+            print(f"| {path} | {' | '.join(str(row[c]) for c in CATEGORIES)} |", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

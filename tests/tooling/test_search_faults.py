@@ -1,0 +1,135 @@
+"""The search and contrast checks of docsys/checks/search.py catch what they are for: a small site
+built with the project's configuration (tests/tooling/minisite.py) passes every check, and each fault planted
+in a copy of its output is reported by its check. One build and one browser for the module."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from docsys.checks import search
+from docsys.checks.browser import Tab, launch
+from tests.tooling import minisite
+
+BUDGET = 150_000
+EN_QUERY = search.Query("en", "autocast", "mixed-precision")
+ZH_QUERY = search.Query("zh", "混合精度", "mixed-precision")
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with launch() as browser:
+        yield browser
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> Path:
+    tmp = tmp_path_factory.mktemp("small-site-search")
+    return minisite.build(minisite.write_docs(tmp), tmp / "site").path
+
+
+@pytest.fixture
+def planted(built, tmp_path) -> Callable[[Callable[[Path], None]], Path]:
+    """A copy of the small site with a fault written into it by `plant(site_dir)`."""
+
+    def copy_with(plant: Callable[[Path], None]) -> Path:
+        site = tmp_path / "site"
+        shutil.copytree(built, site)
+        plant(site)
+        return site
+
+    return copy_with
+
+
+def _edit(site: Path, pattern: str, old: str, new: str) -> None:
+    files = [f for f in site.glob(pattern) if old in f.read_text(encoding="utf-8")]
+    assert files, f"nothing to plant: {old!r} is in no {pattern}"
+    for file in files:
+        file.write_text(file.read_text(encoding="utf-8").replace(old, new), encoding="utf-8")
+
+
+def _ranks(browser, site: Path) -> list[search.Ranked]:
+    with search.serve_gzip(site) as base:
+        return search.rank(browser, base, [EN_QUERY, ZH_QUERY])
+
+
+def _on(browser, site: Path, path: str, check: Callable[[Tab], list[str]]) -> list[str]:
+    with search.serve_gzip(site) as base:
+        tab = Tab(browser, base)
+        try:
+            tab.open(path)
+            return check(tab)
+        finally:
+            tab.close()
+
+
+def test_clean_small_site_passes_every_search_check(browser, built):
+    assert [r.rank for r in _ranks(browser, built)] == [1, 1]
+    assert not _on(browser, built, "/zh/", lambda tab: search.language_problems(tab, "zh", "autocast"))
+    assert not _on(browser, built, "/", lambda tab: search.excerpt_problems(tab, "autocast"))
+    assert not _on(browser, built, "/", lambda tab: search.keyboard_problems(tab, "/", "autocast", "/mixed-precision/"))
+    with search.serve_gzip(built) as base:
+        cost = search.search_cost(browser, base, "/zh/", "混合精度")
+        ratios = search.contrast(browser, base, "/", "light")  # (the small site's code has no comment)
+    assert not cost.page_load.search() and 0 < cost.query.total() < BUDGET, cost
+    assert ratios["header"] >= search.AA and ratios["link"] >= search.AA, ratios
+
+
+def test_planted_page_that_outranks_the_teaching_page_is_caught(browser, tmp_path):
+    """The home page repeats 混合精度 in its heading and text: the ranking check names it first."""
+    docs = minisite.write_docs(tmp_path)
+    home = docs / "zh" / "index.md"
+    home.write_text(home.read_text(encoding="utf-8").replace("# 首页", "# 混合精度首页") + "\n混合精度，混合精度。\n")
+    site = minisite.build(docs, tmp_path / "site").path
+    ranked = {r.query.lang: r for r in _ranks(browser, site)}
+    assert ranked["en"].rank == 1 and ranked["zh"].rank == 2, ranked
+    assert str(ranked["zh"]) == "zh '混合精度': /zh/mixed-precision/ rank 2; first: /zh/, /zh/mixed-precision/"
+
+
+def test_planted_index_of_the_other_language_is_caught(browser, planted):
+    site = planted(lambda s: _edit(s, "zh/**/*.html", '"bundle": "../pagefind/"', '"bundle": "../../pagefind/"'))
+    problems = _on(browser, site, "/zh/mixed-precision/", lambda tab: search.language_problems(tab, "zh", "autocast"))
+    assert any("-> /mixed-precision/" in p and "is not in zh" in p for p in problems), problems
+
+
+def test_planted_search_download_on_page_load_is_caught(browser, planted):
+    """Material's own search form (name="search") fetches its index on every page load."""
+    named = '<form class="md-search__form" name="search">'
+    site = planted(lambda s: _edit(s, "**/*.html", '<form class="md-search__form">', named))
+    with search.serve_gzip(site) as base:
+        cost = search.search_cost(browser, base, "/", "autocast")
+    assert any("search/search_index.json" in url for url in cost.page_load.search()), cost.page_load.sizes
+
+
+def test_planted_index_artifact_in_excerpts_is_caught(browser, planted):
+    site = planted(lambda s: _edit(s, "assets/javascripts/search.js", 'html.replace(BREAK, "$1")', "html"))
+    problems = _on(browser, site, "/zh/", lambda tab: search.excerpt_problems(tab, "混合精度"))
+    assert any("an index word break (^) shows" in p for p in problems), problems
+
+
+def test_planted_search_box_without_the_bridge_is_caught(browser, planted):
+    """Without the bridge, Material's own worker waits forever for an index: no results, no Enter."""
+    site = planted(lambda s: _edit(s, "**/*.html", "window.Worker = function", "window.WorkerUnused = function"))
+    problems = _on(browser, site, "/", lambda tab: search.keyboard_problems(tab, "/", "autocast", "/mixed-precision/"))
+    assert problems == ["/: 'autocast' typed after '/' got no results"], problems
+
+
+def test_planted_heavy_words_file_is_caught(browser, planted):
+    heavy = json.dumps({f"词{i:06d}": -9.0 for i in range(60_000)}, ensure_ascii=False)
+    site = planted(lambda s: (s / "zh" / "pagefind" / "words.json").write_text(heavy, encoding="utf-8"))
+    with search.serve_gzip(site) as base:
+        cost = search.search_cost(browser, base, "/zh/", "混合精度")
+    assert cost.query.total() > BUDGET, cost.query.total()
+
+
+def test_planted_materials_deep_orange_is_caught(browser, planted):
+    """Material's own deep orange header: white on #ff6e42 is 2.78:1."""
+    material = "--md-primary-fg-color: #ff6e42;"
+    site = planted(lambda s: _edit(s, "assets/palette.css", "--md-primary-fg-color: #bf360c;", material))
+    with search.serve_gzip(site) as base:
+        ratios = search.contrast(browser, base, "/", "light")
+    assert ratios["header"] < search.AA and ratios["link"] < search.AA, ratios
