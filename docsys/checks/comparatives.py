@@ -22,8 +22,9 @@ from pathlib import Path
 from docsys.core.text import inside_fences
 
 COMPARATIVE = re.compile(
-    r"\b(?:faster|slower|quicker|speed-?ups?|speeds? up|slows? down|cheaper|costlier|(?<!-)savings?(?!-|\s+and\s+loading)"
-    r"|saves? (?:memory|time|\d)|less memory|more memory|less time|more time|fraction of)\b"
+    r"\b(?:faster|slower|quicker|speed-?ups?|speeds? up|slows? down|cheaper|costlier"
+    r"|(?<!-)savings?(?!-|\s+and\s+loading)|saves? (?:memory|time|\d)"
+    r"|less memory|more memory|less time|more time|fraction of)\b"
     r"|\b\d+(?:\.\d+)?\s?×(?!\s?\d)|\b\d+(?:\.\d+)?\s?%|\bper ?cent\b"
     r"|\d\s*倍|更快|更慢|加速(?!器)|减速|提速|节省|省下|省去|快了|慢了|百分之|开销更",
     re.I,
