@@ -9,7 +9,8 @@ or when it carries, anywhere in it, a marker with its reason:
 
 The marker is invisible to readers and says why the comparison needs no measurement here (a
 general fact, with a link to the official docs in the paragraph). Code (fences and inline), HTML
-comments, headings and the front matter are not prose.
+comments, headings and the front matter are not prose; names that contain a word are not
+comparisons (memory-saving and saving-loading are slugs, "Saving and loading" a page title).
 """
 
 from __future__ import annotations
@@ -21,8 +22,9 @@ from pathlib import Path
 from docsys.core.text import inside_fences
 
 COMPARATIVE = re.compile(
-    r"\b(?:faster|slower|quicker|speed-?ups?|speeds? up|slows? down|cheaper|costlier|(?<!-)savings?"
-    r"|saves? (?:memory|time|\d)|less memory|more memory|less time|more time|fraction of)\b"
+    r"\b(?:faster|slower|quicker|speed-?ups?|speeds? up|slows? down|cheaper|costlier"
+    r"|(?<!-)savings?(?!-|\s+and\s+loading)|saves? (?:memory|time|\d)"
+    r"|less memory|more memory|less time|more time|fraction of)\b"
     r"|\b\d+(?:\.\d+)?\s?×(?!\s?\d)|\b\d+(?:\.\d+)?\s?%|\bper ?cent\b"
     r"|\d\s*倍|更快|更慢|加速(?!器)|减速|提速|节省|省下|省去|快了|慢了|百分之|开销更",
     re.I,

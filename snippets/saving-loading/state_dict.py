@@ -1,0 +1,37 @@
+import pickle
+
+import torch
+from torch import nn
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(4, 2)
+
+    def forward(self, x):
+        return self.fc(x)
+
+
+torch.manual_seed(0)
+model = Net()
+torch.save(model.state_dict(), "weights.pt")
+torch.save(model, "model.pt")
+
+state = torch.load("weights.pt")
+print(type(state).__name__, {name: tuple(t.shape) for name, t in state.items()})
+restored = Net()
+print(restored.load_state_dict(state))
+print("same weights:", torch.equal(restored.fc.weight, model.fc.weight))
+
+print("model.pt needs:", torch.serialization.get_unsafe_globals_in_checkpoint("model.pt"))
+try:
+    torch.load("model.pt")
+except pickle.UnpicklingError as error:
+    print("UnpicklingError:", next(line.strip() for line in str(error).splitlines() if "WeightsUnpickler" in line))
+
+del Net  # as if the class had been renamed or moved since the file was saved
+try:
+    torch.load("model.pt", weights_only=False)  # our own file, written above
+except AttributeError as error:
+    print("AttributeError:", error)
