@@ -4,9 +4,9 @@ Two steps, both applied to every run (recording and test alike):
 
 1. `portable(text)`: paths of this machine become what any reader's machine prints — the
    repository root is dropped (`snippets/autograd/x.py:9: UserWarning`), an installed package is
-   `.../site-packages/torch/...`, the run's temporary folder is `./`, and torch's own build
-   path in "Triggered internally at ..." is cut to its source tree (`.../aten/src/...`).
-   Recordings are stored in this form.
+   `.../site-packages/torch/...`, the standard library `.../lib/python3/copyreg.py`, the run's
+   temporary folder is `./`, and torch's own build path in "Triggered internally at ..." is cut
+   to its source tree (`.../aten/src/...`). Recordings are stored in this form.
 2. `normalize(text)`, for comparison only: memory addresses (`0x` + 6 or more hex digits),
    durations (a number followed by ns, us, µs, ms or s), ratios (`2.4x`), line numbers of
    files inside torch (they move between releases), the time/pid prefix of torch's C++ and
@@ -27,12 +27,13 @@ from pathlib import Path
 from docsys.core.paths import ROOT
 
 _SITE_PACKAGES = re.compile(r"(?:/[^\s:\"'()]+)?/(?:site|dist)-packages/")
+_STDLIB = re.compile(r"(?:/[^\s:\"'()]+)?/lib/python3\.\d+/")
 _TRIGGERED = re.compile(r"(Triggered internally at )[^\s()]*?/((?:aten|c10|torch)/src/|torch/csrc/)")
 _VOLATILE = (
     (re.compile(r"\b0x[0-9a-fA-F]{6,}\b"), "0x<addr>"),
     (re.compile(r"^[IWEF]\d{4} \d\d:\d\d:\d\d\.\d+ +\d+ (\S+?):\d+\] ", re.M), r"<log> \1:<line>] "),
     (re.compile(r"^USDT:\d{4}-\d\d-\d\d \d\d:\d\d:\d\d \d+:\d+ (\S+?):\d+\] ", re.M), r"USDT:<log> \1:<line>] "),
-    (re.compile(r"(\.\.\./site-packages/\S+?\.py):\d+"), r"\1:<line>"),
+    (re.compile(r"(\.\.\./(?:site-packages|lib/python3)/\S+?\.py):\d+"), r"\1:<line>"),
     (re.compile(r"(\.\.\./(?:aten|c10|torch)/\S+?\.(?:h|cpp|cu)):\d+"), r"\1:<line>"),
     (re.compile(r"\b\d+(?:\.\d+)?(?:e[-+]?\d+)?\s?(?:ns|us|µs|ms|s)\b"), "<time>"),
     (re.compile(r"\b\d+(?:\.\d+)?x\b"), "<ratio>x"),
@@ -48,6 +49,7 @@ def portable(text: str, workdir: str | None = None, root: Path = ROOT) -> str:
         for form in {workdir, str(Path(workdir).resolve())}:
             text = text.replace(form.rstrip("/") + "/", "./")
     text = _SITE_PACKAGES.sub(".../site-packages/", text)
+    text = _STDLIB.sub(".../lib/python3/", text)
     text = text.replace(str(root) + "/", "")
     return _TRIGGERED.sub(r"\1.../\2", text)
 

@@ -11,12 +11,14 @@ def test_portable_rewrites_this_machines_paths(tmp_path):
         f"{root}/snippets/a/x.py:9: UserWarning: careful\n"
         "/home/u/.venv/lib/python3.11/site-packages/torch/amp/grad_scaler.py:12: UserWarning\n"
         "/scratch/snippet-abc/ckpt.pt saved\n"
+        "/root/.pyenv/versions/3.11.7/lib/python3.11/copyreg.py:105: FutureWarning\n"
         "(Triggered internally at /__w/pytorch/pytorch/build/aten/src/ATen/core/TensorBody.h:493.)\n"
     )
     assert portable(text, "/scratch/snippet-abc", root) == (
         "snippets/a/x.py:9: UserWarning: careful\n"
         ".../site-packages/torch/amp/grad_scaler.py:12: UserWarning\n"
         "./ckpt.pt saved\n"
+        ".../lib/python3/copyreg.py:105: FutureWarning\n"
         "(Triggered internally at .../aten/src/ATen/core/TensorBody.h:493.)\n"
     )
 
