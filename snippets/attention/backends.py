@@ -1,0 +1,30 @@
+import contextlib
+
+import torch
+import torch.nn.functional as F
+from torch.nn.attention import SDPBackend, sdpa_kernel
+from torch.profiler import profile, record_function
+
+torch.manual_seed(0)
+q, k, v = torch.randn(3, 2, 4, 128, 64).unbind(0)
+choices = {
+    "no sdpa_kernel (default)": None,
+    "MATH only": [SDPBackend.MATH],
+    "EFFICIENT_ATTENTION or MATH": [SDPBackend.EFFICIENT_ATTENTION, SDPBackend.MATH],
+}
+
+with profile() as prof:
+    for label, backends in choices.items():
+        with record_function(label), sdpa_kernel(backends) if backends else contextlib.nullcontext():
+            F.scaled_dot_product_attention(q, k, v)
+for event in prof.events():
+    if event.name in choices:
+        sdpa = event.cpu_children[0]
+        print(f"{event.name:28} -> {sdpa.cpu_children[0].name}")
+
+for forced in (SDPBackend.EFFICIENT_ATTENTION, SDPBackend.CUDNN_ATTENTION):
+    try:
+        with sdpa_kernel(forced):
+            F.scaled_dot_product_attention(q, k, v)
+    except RuntimeError as error:
+        print(f"{forced.name} only: RuntimeError: {error}")

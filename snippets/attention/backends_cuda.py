@@ -1,0 +1,28 @@
+# marks: cuda
+# estimate: 10
+import warnings
+
+import torch
+import torch.nn.functional as F
+from torch.nn.attention import SDPBackend, sdpa_kernel
+from torch.profiler import ProfilerActivity, profile
+
+torch.manual_seed(0)
+q, k, v = torch.randn(3, 2, 8, 1024, 64, device="cuda").unbind(0)
+print("GPU:", torch.cuda.get_device_name(), "capability", torch.cuda.get_device_capability())
+
+for dtype in (torch.bfloat16, torch.float32):
+    with profile(activities=[ProfilerActivity.CPU]) as prof:
+        F.scaled_dot_product_attention(q.to(dtype), k.to(dtype), v.to(dtype))
+    chosen = [e.name for e in prof.events() if e.name.startswith("aten::_scaled_dot_product")]
+    print(f"{dtype}: {chosen[0]}")
+
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    try:
+        with sdpa_kernel(SDPBackend.FLASH_ATTENTION):
+            F.scaled_dot_product_attention(q, k, v)
+    except RuntimeError as error:
+        print("FLASH_ATTENTION only, float32: RuntimeError:", error)
+for warning in caught:
+    print("UserWarning:", str(warning.message).splitlines()[0])

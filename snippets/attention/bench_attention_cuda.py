@@ -1,0 +1,76 @@
+# marks: cuda
+# estimate: 40
+import contextlib
+import math
+import statistics
+
+import torch
+import torch.nn.functional as F
+from torch.nn.attention import SDPBackend, sdpa_kernel
+from torch.utils import benchmark
+
+torch.manual_seed(0)
+ROUNDS, BATCH, HEADS, HEAD_DIM = 10, 8, 16, 64
+LENGTHS = (1024, 4096)
+
+
+def hand_written(q, k, v):
+    scores = q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))
+    return scores.softmax(dim=-1) @ v
+
+
+def sdpa(backend):
+    def attention(q, k, v):
+        with sdpa_kernel(backend) if backend else contextlib.nullcontext():
+            return F.scaled_dot_product_attention(q, k, v, is_causal=False)
+    return attention
+
+
+implementations = {
+    "hand-written": hand_written,
+    "SDPA (default choice)": sdpa(None),
+    "SDPA FLASH_ATTENTION": sdpa(SDPBackend.FLASH_ATTENTION),
+    "SDPA EFFICIENT_ATTENTION": sdpa(SDPBackend.EFFICIENT_ATTENTION),
+    "SDPA CUDNN_ATTENTION": sdpa(SDPBackend.CUDNN_ATTENTION),
+    "SDPA MATH": sdpa(SDPBackend.MATH),
+}
+
+
+def step(attention, q, k, v):
+    def run():
+        attention(q, k, v).sum().backward()
+    return run
+
+
+def peak_mib(run):
+    torch.cuda.synchronize()
+    torch.cuda.reset_peak_memory_stats()
+    before = torch.cuda.memory_allocated()
+    run()
+    torch.cuda.synchronize()
+    return (torch.cuda.max_memory_allocated() - before) / 2**20
+
+
+rows = {}
+for length in LENGTHS:
+    q, k, v = (torch.randn(BATCH, HEADS, length, HEAD_DIM, device="cuda", dtype=torch.bfloat16, requires_grad=True)
+               for _ in range(3))
+    for name, attention in implementations.items():
+        run = step(attention, q, k, v)
+        try:
+            rows[f"{name}, L={length}"] = (benchmark.Timer("f()", globals={"f": run}), peak_mib(run))
+        except RuntimeError as error:
+            print(f"{name}, L={length}: {str(error).splitlines()[0]}")
+
+samples = {name: [] for name in rows}
+for _ in range(ROUNDS):
+    for name, (timer, _) in rows.items():
+        samples[name].append(timer.timeit(5).mean * 1e3)
+
+print("dtype: bfloat16; batch", BATCH, "heads", HEADS, "head dim", HEAD_DIM)
+print("threads: 1")
+print("| variant | forward + backward (ms) | IQR (ms) | runs | peak memory (MiB) |")
+print("|---|---:|---:|---:|---:|")
+for name, (_, peak) in rows.items():
+    q1, _, q3 = statistics.quantiles(samples[name], n=4)
+    print(f"| {name} | {statistics.median(samples[name]):.3f} | {q3 - q1:.3f} | {ROUNDS} | {peak:.1f} |")

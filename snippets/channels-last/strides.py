@@ -1,0 +1,17 @@
+import torch
+from torch import nn
+
+torch.manual_seed(0)
+x = torch.randn(2, 3, 4, 5)  # (N, C, H, W)
+y = x.to(memory_format=torch.channels_last)
+print("shape:", tuple(y.shape), "(unchanged)")
+print("strides, default (NCHW):     ", x.stride())
+print("strides, channels_last (NHWC):", y.stride())
+print("same values:", torch.equal(x, y), "| new storage:", x.data_ptr() != y.data_ptr())
+print("is_contiguous():", y.is_contiguous(),
+      "| is_contiguous(memory_format=torch.channels_last):", y.is_contiguous(memory_format=torch.channels_last))
+
+model = nn.Sequential(nn.Conv2d(3, 8, 3), nn.Flatten(), nn.Linear(8 * 2 * 3, 4))
+model = model.to(memory_format=torch.channels_last)
+for name, parameter in model.named_parameters():
+    print(f"{name:9} {tuple(parameter.shape)!s:14} strides {parameter.stride()}")

@@ -1,0 +1,39 @@
+import statistics
+
+import torch
+from torch.utils import benchmark
+
+torch.manual_seed(0)
+THREADS, ROUNDS, N = torch.get_num_threads(), 10, 1024
+a, b = torch.randn(2, N, N).unbind(0)
+exact = a.double() @ b.double()
+variants = {  # name: (float32 matmul precision, dtype of the operands)
+    "float32, highest": ("highest", torch.float32),
+    "float32, medium": ("medium", torch.float32),
+    "bfloat16 operands": ("highest", torch.bfloat16),
+}
+
+
+def matmul(level, dtype):
+    x, y = a.to(dtype), b.to(dtype)
+
+    def run():
+        torch.set_float32_matmul_precision(level)
+        return x @ y
+    return run
+
+
+runs = {name: matmul(*spec) for name, spec in variants.items()}
+errors = {name: (run().double() - exact).abs().max().item() for name, run in runs.items()}
+timers = {name: benchmark.Timer("f()", globals={"f": run}, num_threads=THREADS) for name, run in runs.items()}
+samples = {name: [] for name in variants}
+for _ in range(ROUNDS):  # interleaved, so that a slow moment of the machine hits every variant
+    for name, timer in timers.items():
+        samples[name].append(timer.timeit(3).mean * 1e3)
+
+print(f"threads: {THREADS}")
+print(f"| variant | {N}x{N} matmul (ms) | IQR (ms) | runs | max abs error vs float64 |")
+print("|---|---:|---:|---:|---:|")
+for name in variants:
+    q1, _, q3 = statistics.quantiles(samples[name], n=4)
+    print(f"| {name} | {statistics.median(samples[name]):.2f} | {q3 - q1:.3f} | {ROUNDS} | {errors[name]:.3e} |")

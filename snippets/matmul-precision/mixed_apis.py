@@ -1,0 +1,16 @@
+import torch
+
+torch.backends.cuda.matmul.fp32_precision = "tf32"  # new API
+legacy_reads = {
+    "torch.get_float32_matmul_precision()": torch.get_float32_matmul_precision,
+    "torch.backends.cuda.matmul.allow_tf32": lambda: torch.backends.cuda.matmul.allow_tf32,
+}
+for code, read in legacy_reads.items():
+    try:
+        read()
+    except RuntimeError as error:
+        print(f"{code}: RuntimeError: {error}\n")
+
+torch.backends.cuda.matmul.allow_tf32 = False  # legacy API, after the new one
+print("after the legacy write: fp32_precision =", torch.backends.cuda.matmul.fp32_precision,
+      "| get_float32_matmul_precision() =", torch.get_float32_matmul_precision())

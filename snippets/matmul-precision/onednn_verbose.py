@@ -1,0 +1,31 @@
+import os
+import sys
+import tempfile
+
+import torch
+
+
+def onednn_matmuls(run):
+    """The oneDNN primitives `run` executes: oneDNN's verbose mode writes them to file descriptor 1."""
+    with tempfile.TemporaryFile() as log:
+        sys.stdout.flush()
+        saved = os.dup(1)
+        os.dup2(log.fileno(), 1)
+        try:
+            with torch.backends.mkldnn.verbose(torch.backends.mkldnn.VERBOSE_ON):
+                run()
+        finally:
+            os.dup2(saved, 1)
+            os.close(saved)
+        log.seek(0)
+        lines = log.read().decode().splitlines()
+    fields = [line.split(",") for line in lines if ",primitive,exec," in line]
+    return [f"{f[5]} {f[6]} | {f[8]} | {f[9]} | {f[11]}" for f in fields]
+
+
+torch.manual_seed(0)
+a, b = torch.randn(2, 512, 512).unbind(0)
+for level in ("highest", "medium"):
+    torch.set_float32_matmul_precision(level)
+    calls = onednn_matmuls(lambda: a @ b)
+    print(f"{level}: {len(calls)} oneDNN call(s)", *calls, sep="\n  ")

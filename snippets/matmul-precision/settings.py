@@ -1,0 +1,17 @@
+import torch
+
+matmul = torch.backends.cuda.matmul
+print("defaults:", f"cuda={matmul.fp32_precision}", f"mkldnn={torch.backends.mkldnn.matmul.fp32_precision}",
+      f"cudnn conv={torch.backends.cudnn.conv.fp32_precision}")
+for level in ("highest", "high", "medium"):
+    torch.set_float32_matmul_precision(level)
+    print(f"set_float32_matmul_precision({level!r})".ljust(40), f"-> cuda={matmul.fp32_precision:4}",
+          f"mkldnn={torch.backends.mkldnn.matmul.fp32_precision:4}", f"legacy allow_tf32={matmul.allow_tf32}")
+
+torch.set_float32_matmul_precision("highest")
+torch.backends.cuda.matmul.fp32_precision = "tf32"  # the new, per-backend switch
+torch.backends.cudnn.conv.fp32_precision = "ieee"
+print("after the new switches:", f"cuda matmul={matmul.fp32_precision}",
+      f"cudnn conv={torch.backends.cudnn.conv.fp32_precision}")
+print("16-bit GEMMs may reduce in reduced precision:",
+      f"fp16={matmul.allow_fp16_reduced_precision_reduction}", f"bf16={matmul.allow_bf16_reduced_precision_reduction}")

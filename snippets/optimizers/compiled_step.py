@@ -1,0 +1,31 @@
+# marks: slow
+# timeout: 180
+import time
+
+import torch
+from torch import nn
+
+
+def model_and_optimizer():
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Linear(64, 64), nn.Linear(64, 64))
+    model(torch.randn(8, 64)).sum().backward()
+    return model, torch.optim.AdamW(model.parameters(), lr=1e-3)
+
+
+eager_model, eager_optimizer = model_and_optimizer()
+model, optimizer = model_and_optimizer()
+
+
+@torch.compile
+def compiled_step():
+    optimizer.step()
+
+
+for call in range(1, 4):
+    start = time.perf_counter()
+    compiled_step()
+    print(f"compiled step, call {call}: {time.perf_counter() - start:.3f} s")
+    eager_optimizer.step()
+print("same parameters as three eager steps:",
+      all(torch.allclose(a, b) for a, b in zip(model.parameters(), eager_model.parameters(), strict=True)))
