@@ -1,5 +1,5 @@
 # marks: slow
-# timeout: 120
+# timeout: 300
 import math
 import statistics
 

@@ -26,6 +26,7 @@ operations = {
     "contiguous()": lambda t: t.contiguous(),
     "adaptive_avg_pool2d(1)": lambda t: F.adaptive_avg_pool2d(t, 1),
     "flatten(1)": lambda t: t.flatten(1),
+    "conv2d of an NCHW input": lambda t: conv(t.contiguous()),
 }
 for name, operation in operations.items():
     print(f"{name:24} -> {layout(operation(x))}")
