@@ -1,3 +1,4 @@
+# timeout: 180
 import statistics
 
 import torch

@@ -1,3 +1,4 @@
+# timeout: 300
 import statistics
 
 import torch
@@ -32,8 +33,8 @@ with profile() as prof:
             optimizer.step()
 operators = {event.name: list(operators_called(event)) for event in prof.events() if event.name in setups}
 models = [model for model, _ in setups.values()]
-print("same parameters after two steps:",
-      all(torch.allclose(a, b) for m in models[1:]
+print("same parameters after two steps (atol=1e-6):",
+      all(torch.allclose(a, b, atol=1e-6) for m in models[1:]
           for a, b in zip(models[0].parameters(), m.parameters(), strict=True)))
 
 timers = {name: benchmark.Timer("step()", globals={"step": optimizer.step}, num_threads=THREADS)
@@ -41,7 +42,7 @@ timers = {name: benchmark.Timer("step()", globals={"step": optimizer.step}, num_
 samples = {name: [] for name in setups}
 for _ in range(ROUNDS):  # interleaved, so that a slow moment of the machine hits every variant
     for name, timer in timers.items():
-        samples[name].append(timer.timeit(20).mean * 1e3)
+        samples[name].append(timer.timeit(10).mean * 1e3)
 
 print(f"threads: {THREADS}")
 print("| variant | optimizer.step() (ms) | IQR (ms) | runs | operators per step | of which aten::item |")

@@ -27,5 +27,5 @@ for call in range(1, 4):
     compiled_step()
     print(f"compiled step, call {call}: {time.perf_counter() - start:.3f} s")
     eager_optimizer.step()
-print("same parameters as three eager steps:",
-      all(torch.allclose(a, b) for a, b in zip(model.parameters(), eager_model.parameters(), strict=True)))
+difference = max((a - b).abs().max().item() for a, b in zip(model.parameters(), eager_model.parameters(), strict=True))
+print("parameters equal to three eager steps within 1e-6:", difference < 1e-6)
