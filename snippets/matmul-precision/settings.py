@@ -1,3 +1,5 @@
+import warnings
+
 import torch
 
 matmul = torch.backends.cuda.matmul
@@ -15,3 +17,8 @@ print("after the new switches:", f"cuda matmul={matmul.fp32_precision}",
       f"cudnn conv={torch.backends.cudnn.conv.fp32_precision}")
 print("16-bit GEMMs may reduce in reduced precision:",
       f"fp16={matmul.allow_fp16_reduced_precision_reduction}", f"bf16={matmul.allow_bf16_reduced_precision_reduction}")
+
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    torch.backends.mkldnn.allow_tf32 = True  # oneDNN's legacy TF32 flag
+print("oneDNN allow_tf32 = True:", *(f"{w.category.__name__}: {w.message}" for w in caught))
