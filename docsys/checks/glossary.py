@@ -1,33 +1,30 @@
-"""The glossary (docs/<lang>/glossary.md) as data, and the check that zh pages use its terms.
+"""Terminology: the pages use the glossary's terms (docsys/core/glossary.toml), and every term is
+used where the glossary says it is explained.
 
-The zh glossary's table is the one source of the Chinese terms: each row names the term, the
-English term, and the variants the site does not use ("避免的译法", separated by "、"). A variant
-found in the prose of another zh page is reported with the term to use instead. Code (fenced
-blocks and inline `code`), HTML comments and the glossary page itself are not checked, and a
-variant that is part of a glossary term (微批 inside 微批次) is not a finding.
+- A rendering the glossary refuses for a language (`zh_avoid`, `en_avoid`) found in the prose of
+  a page of that language, or of the notebook's Markdown cells in it, is a finding naming the
+  term to use. Code (fenced blocks and inline `code`), HTML comments and the glossary pages
+  themselves are not checked, and a variant that is part of a glossary term (微批 inside 微批次)
+  is not a finding.
+- A term whose `see` section does not exist, or does not use the term, in either language, is a
+  problem: a glossary entry must describe the site's own words.
 """
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from docsys.core.paths import lang_dir
-from docsys.core.text import outside_fences
+from docsys.core import glossary
+from docsys.core.paths import DOCS_DIR, LANGS, NOTEBOOKS_DIR
+from docsys.core.text import outside_fences, section_text
 
 GLOSSARY_PAGE = "glossary.md"
-TABLE_ANCHOR = "terms"
-_NONE = {"", "—", "-"}
 _INLINE_CODE = re.compile(r"(`+)(?:(?!\1).)+?\1")
 _COMMENT = re.compile(r"<!--.*?-->")
-
-
-@dataclass(frozen=True)
-class Entry:
-    term: str  # the term in the page's language (the zh table: Chinese)
-    english: str
-    variants: tuple[str, ...]
+_CELL_RE = re.compile(r"^# %%(?P<rest>.*)$")
 
 
 @dataclass(frozen=True)
@@ -45,53 +42,15 @@ class Finding:
         )
 
 
-def _table_rows(text: str) -> list[list[str]]:
-    """The cells of the first Markdown table after the `{ #terms }` heading, header first."""
-    lines = text.splitlines()
-    starts = [i for i, line in enumerate(lines) if line.startswith("#") and f"#{TABLE_ANCHOR} " in line + " "]
-    if not starts:
-        raise ValueError(f"the glossary has no heading with {{ #{TABLE_ANCHOR} }} followed by the term table")
-    start = starts[0]
-    rows = []
-    for line in lines[start + 1 :]:
-        if line.startswith("|"):
-            rows.append([cell.strip() for cell in line.strip().strip("|").split("|")])
-        elif rows:
-            break
-    return [row for row in rows if not all(set(cell) <= set("-: ") for cell in row)]
-
-
-def entries(text: str, term_col: str, english_col: str, variants_col: str | None = None) -> list[Entry]:
-    """The glossary rows of one language's page, by column header."""
-    header, *body = _table_rows(text)
-    col = {name: header.index(name) for name in (term_col, english_col, variants_col) if name}
-    found = []
-    for row in body:
-        raw = row[col[variants_col]] if variants_col else ""
-        variants = tuple(v.strip() for v in raw.split("、") if v.strip() not in _NONE)
-        found.append(Entry(_plain(row[col[term_col]]), _plain(row[col[english_col]]), variants))
-    return found
-
-
-def _plain(cell: str) -> str:
-    """A table cell without Markdown emphasis, code ticks or a link around it."""
-    cell = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", cell)
-    return cell.replace("**", "").replace("`", "").strip()
-
-
-def zh_entries(docs_dir: Path | None = None) -> list[Entry]:
-    page = (docs_dir / "zh" if docs_dir else lang_dir("zh")) / GLOSSARY_PAGE
-    return entries(page.read_text(encoding="utf-8"), "术语", "英文", "避免的译法")
-
-
-def en_entries(docs_dir: Path | None = None) -> list[Entry]:
-    page = (docs_dir / "en" if docs_dir else lang_dir("en")) / GLOSSARY_PAGE
-    return entries(page.read_text(encoding="utf-8"), "中文", "Term")
-
-
-def _pattern(variant: str) -> re.Pattern[str]:
-    """A variant matches with or without the space between CJK and Latin text."""
-    return re.compile(r"\s*".join(re.escape(part) for part in variant.split()))
+def _pattern(words: str) -> re.Pattern[str]:
+    """Words in any case, with or without a space between CJK and Latin text ('GPU 内存' is also
+    'GPU内存'), but with one between two Latin words ('data parallel' is not 'DataParallel')."""
+    parts = words.split()
+    pattern = re.escape(parts[0]) if parts else ""
+    for before, after in itertools.pairwise(parts):
+        latin = before[-1].isascii() and after[0].isascii()
+        pattern += (r"\s+" if latin else r"\s*") + re.escape(after)
+    return re.compile(pattern, re.IGNORECASE)
 
 
 def _prose(line: str) -> str:
@@ -101,28 +60,64 @@ def _prose(line: str) -> str:
     return line
 
 
-def check_text(text: str, label: str, glossary: list[Entry]) -> list[Finding]:
-    """Variants of glossary terms in the prose of one zh page."""
-    terms = [re.compile(re.escape(e.term)) for e in glossary]
+def check_lines(lines: list[tuple[int, str]], label: str, terms: tuple[glossary.Term, ...], lang: str) -> list[Finding]:
+    """Refused variants in numbered prose lines of one language."""
+    words = [_pattern(t.word(lang)) for t in terms]
     findings = []
-    for index, raw in outside_fences(text.splitlines()):
+    for number, raw in lines:
         line = _prose(raw)
-        covered = {i for t in terms for m in t.finditer(line) for i in range(m.start(), m.end())}
-        for entry in glossary:
-            for variant in entry.variants:
+        covered = {i for w in words for m in w.finditer(line) for i in range(m.start(), m.end())}
+        for term in terms:
+            for variant in term.avoid.get(lang, ()):
                 for m in _pattern(variant).finditer(line):
                     if not set(range(m.start(), m.end())) <= covered:
-                        findings.append(Finding(label, index + 1, m.group(), entry.term, entry.english))
+                        findings.append(Finding(label, number, m.group(), term.word(lang), term.en))
     return findings
 
 
-def check_tree(docs_dir: Path | None = None) -> list[Finding]:
-    """Variants of glossary terms on every zh page except the glossary itself."""
-    zh_dir = docs_dir / "zh" if docs_dir else lang_dir("zh")
-    glossary = zh_entries(docs_dir)
+def check_text(text: str, label: str, terms: tuple[glossary.Term, ...], lang: str = "zh") -> list[Finding]:
+    """Refused variants in the prose of one page."""
+    return check_lines([(i + 1, line) for i, line in outside_fences(text.splitlines())], label, terms, lang)
+
+
+def notebook_lines(source: Path, lang: str) -> list[tuple[int, str]]:
+    """The numbered lines of a jupytext notebook's Markdown cells in `lang` (`# ` prefix removed)."""
+    found, inside = [], False
+    for number, line in enumerate(source.read_text(encoding="utf-8").splitlines(), start=1):
+        cell = _CELL_RE.match(line)
+        if cell:
+            inside = "[markdown]" in cell["rest"] and f'lang="{lang}"' in cell["rest"]
+        elif inside and line.startswith("#"):
+            found.append((number, line[2:] if line.startswith("# ") else line[1:]))
+    return found
+
+
+def check_tree(docs_dir: Path = DOCS_DIR, notebooks_dir: Path | None = NOTEBOOKS_DIR,
+               terms: tuple[glossary.Term, ...] | None = None) -> list[Finding]:
+    """Refused variants on every page (glossary pages excepted) and in every notebook, per language."""
+    terms = glossary.load() if terms is None else terms
     findings = []
-    for page in sorted(zh_dir.rglob("*.md")):
-        if page.name != GLOSSARY_PAGE:
-            label = page.relative_to(zh_dir.parent).as_posix()
-            findings += check_text(page.read_text(encoding="utf-8"), label, glossary)
+    for lang in LANGS:
+        for page in sorted((docs_dir / lang).rglob("*.md")):
+            if page.name != GLOSSARY_PAGE:
+                label = page.relative_to(docs_dir).as_posix()
+                findings += check_text(page.read_text(encoding="utf-8"), label, terms, lang)
+        for source in sorted(notebooks_dir.glob("*.py")) if notebooks_dir else []:
+            findings += check_lines(notebook_lines(source, lang), f"{source.name} ({lang})", terms, lang)
     return findings
+
+
+def unexplained_terms(docs_dir: Path = DOCS_DIR, terms: tuple[glossary.Term, ...] | None = None) -> list[str]:
+    """Terms whose `see` section is missing, or does not use the term, in some language."""
+    terms = glossary.load() if terms is None else terms
+    problems = []
+    for term in terms:
+        for lang in LANGS:
+            page = docs_dir / lang / term.page
+            text = section_text(page.read_text(encoding="utf-8"), term.anchor) if page.is_file() else None
+            if text is None:
+                problems.append(f"glossary term '{term.en}': {lang}/{term.see} does not exist")
+            elif not _pattern(term.word(lang)).search(text):
+                problems.append(f"glossary term '{term.en}': {lang}/{term.see} never says '{term.word(lang)}'; "
+                                f"point `see` to the section that explains it, or drop the term")
+    return problems

@@ -85,3 +85,61 @@ def tokens(markdown: str) -> list[str]:
     fenced = inside_fences(lines)
     found = [" ".join(m[0].split()) for i, line in enumerate(lines) if i not in fenced for m in TOKEN_RE.finditer(line)]
     return sorted(found)
+
+
+def split_front_matter(text: str) -> tuple[list[str], list[str]]:
+    """(the YAML front matter's lines without its `---` fences, the page's other lines)."""
+    lines = text.split("\n")
+    if lines and lines[0].strip() == "---":
+        for i in range(1, len(lines)):
+            if lines[i].strip() in ("---", "..."):
+                return lines[1:i], lines[i + 1 :]
+    return [], lines
+
+
+@dataclass(frozen=True)
+class Section:
+    anchor: str
+    level: int
+    title: str  # the heading's text without its `{ #id }`
+    lines: tuple[str, ...]  # the heading line, then the body up to the next anchored heading
+
+
+def heading_title(text: str) -> str:
+    return ANCHOR_RE.sub("", text).strip()
+
+
+def sections(markdown: str) -> list[Section]:
+    """The page cut at each anchored heading (any level), outside fences and front matter; what
+    precedes the first heading is not part of any section."""
+    _, lines = split_front_matter(markdown)
+    fenced = inside_fences(lines)
+    starts = []
+    for i, line in enumerate(lines):
+        m = None if i in fenced else HEADING_RE.match(line)
+        anchor = ANCHOR_RE.search(m["text"]) if m else None
+        if m and anchor:
+            starts.append((i, len(m["level"]), anchor["id"], heading_title(m["text"])))
+    ends = [start for start, *_ in starts[1:]] + [len(lines)]
+    return [Section(anchor, level, title, tuple(lines[i:end]))
+            for (i, level, anchor, title), end in zip(starts, ends, strict=True)]
+
+
+def section_text(markdown: str, anchor: str) -> str | None:
+    """The section at `anchor` with its subsections (up to the next heading of its level or
+    higher), or None when the page has no such anchor."""
+    found = sections(markdown)
+    for i, section in enumerate(found):
+        if section.anchor == anchor:
+            inner = [section, *[s for s in _until_same_level(found[i + 1 :], section.level)]]
+            return "\n".join(line for s in inner for line in s.lines)
+    return None
+
+
+def _until_same_level(rest: list[Section], level: int) -> list[Section]:
+    taken = []
+    for section in rest:
+        if section.level <= level:
+            break
+        taken.append(section)
+    return taken
