@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import html
 import os
+import re
 import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from docsys.core.paths import DEFAULT_LANG, DOCS_DIR, MKDOCS_YML
+from docsys.core.paths import DEFAULT_LANG, DOCS_DIR, LANGS, MKDOCS_YML
 
 
 @dataclass(frozen=True)
@@ -43,3 +45,61 @@ def built_page(site_dir: Path, page: Path, docs_dir: Path = DOCS_DIR) -> Path:
     if parts[-1] == "index":
         parts = parts[:-1]
     return prefix.joinpath(*parts, "index.html")
+
+
+_PRIMARY_NAV = re.compile(r'<nav class="md-nav md-nav--primary".*?(?=<div class="md-sidebar md-sidebar--secondary")',
+                          re.S)
+_SECONDARY_NAV = re.compile(r'<nav class="md-nav md-nav--secondary".*?</nav>', re.S)
+_NAV_LINK = re.compile(
+    r'<a href="(?P<href>[^"#]*)" class="md-nav__link[^"]*">\s*<span class="md-ellipsis">(?P<text>.*?)</span>', re.S)
+_H1 = re.compile(r"<h1\b[^>]*>(?P<inner>.*?)</h1>", re.S)
+_PERMALINK = re.compile(r'<a\b[^>]*class="(?:headerlink|anchor-link)"[^>]*>.*?</a>', re.S)
+
+
+def _plain_text(fragment: str) -> str:
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", "", fragment)).split())
+
+
+def sidebar_entries(page_html: str) -> list[tuple[str, str]]:
+    """(href, text) of every page link in a built page's primary sidebar (its table of contents excluded)."""
+    nav = _PRIMARY_NAV.search(page_html)
+    if nav is None:
+        return []
+    links = _NAV_LINK.finditer(_SECONDARY_NAV.sub("", nav.group()))
+    return [(m["href"], _plain_text(m["text"])) for m in links]
+
+
+def page_title(page_html: str) -> str | None:
+    """The text of a built page's first heading, without its permalink."""
+    h1 = _H1.search(page_html)
+    return _plain_text(_PERMALINK.sub("", h1["inner"])) if h1 else None
+
+
+def sidebar_title_mismatches(site_dir: Path, langs: tuple[str, ...] = LANGS) -> list[str]:
+    """Sidebar entries (read on each language's home page) whose text is not the title of the page
+    they link to: the sidebar must show each page's own title, in the page's language."""
+    problems = []
+    for lang in langs:
+        home = site_dir if lang == DEFAULT_LANG else site_dir / lang
+        for href, text in sidebar_entries((home / "index.html").read_text(encoding="utf-8")):
+            target = (home / href / "index.html").resolve()
+            title = page_title(target.read_text(encoding="utf-8")) if target.is_file() else None
+            if title != text:
+                where = target.parent.relative_to(site_dir.resolve()).as_posix() if target.is_file() else href
+                problems.append(f"{lang} sidebar: '{text}' links to {where}/, whose title is '{title}'")
+    return problems
+
+
+def titled_nav_pages(nav: list, trail: str = "nav") -> list[str]:
+    """Pages in a MkDocs `nav` given a title of their own: a second copy of the page's title, which
+    the other language's sidebar would not translate. Sections keep their titles."""
+    problems = []
+    for entry in nav:
+        if isinstance(entry, dict):
+            for title, value in entry.items():
+                if isinstance(value, list):
+                    problems += titled_nav_pages(value, f"{trail} › {title}")
+                elif not str(value).startswith(("http://", "https://")):
+                    problems.append(f"{trail}: '{title}: {value}' titles a page; write '- {value}' and let the "
+                                    "page's own title name it")
+    return problems

@@ -48,3 +48,21 @@ def test_every_page_with_examples_and_the_notebook_carry_a_verified_with_stamp(b
     notebook = built_site.path / "notebooks" / "speed-up-training" / "index.html"
     missing += [] if 'class="verified-with"' in notebook.read_text(encoding="utf-8") else ["notebook"]
     assert not missing, f"pages without a stamp: {missing}"
+
+
+def test_both_sidebars_show_each_page_s_own_title(built_site):
+    from docsys.checks.site import sidebar_title_mismatches
+
+    problems = sidebar_title_mismatches(built_site.path)
+    assert not problems, "\n".join(problems)
+
+
+def test_nav_titles_no_page():
+    from mkdocs.utils import yaml_load
+
+    from docsys.checks.site import titled_nav_pages
+    from docsys.core.paths import MKDOCS_YML
+
+    with MKDOCS_YML.open(encoding="utf-8") as f:
+        problems = titled_nav_pages(yaml_load(f)["nav"])
+    assert not problems, "\n".join(problems)

@@ -17,7 +17,7 @@ from pathlib import Path
 from docsys.checks.site import Build
 from docsys.core.paths import DOCS_DIR, MKDOCS_YML, ROOT
 
-NAV = [{"Home": "index.md"}, {"Mixed precision": "mixed-precision.md"}]
+NAV = ["index.md", "mixed-precision.md"]  # as mkdocs.yml: each page titled by its own first heading
 
 _BUILD = """\
 import json, logging, sys
@@ -51,7 +51,7 @@ def write_docs(tmp: Path) -> Path:
     return docs
 
 
-def build(docs: Path, site_dir: Path, without_overrides: bool = False) -> Build:
+def build(docs: Path, site_dir: Path, without_overrides: bool = False, nav: list | None = None) -> Build:
     """Build a docs tree with the project's mkdocs.yml (and its hooks); optionally without overrides/.
 
     Not strict: hooks rightly warn about products (graphs, tables) that no page of the small site
@@ -61,7 +61,7 @@ def build(docs: Path, site_dir: Path, without_overrides: bool = False) -> Build:
         "config": str(MKDOCS_YML),
         "docs_dir": str(docs),
         "site_dir": str(site_dir),
-        "nav": NAV,
+        "nav": NAV if nav is None else nav,
         "overrides": str(ROOT / "overrides"),
         "without_overrides": without_overrides,
         "project_file": str(docs.parent / "mkdocs.yml"),
