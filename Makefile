@@ -6,10 +6,10 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 PYTHON_STAMP := $(VENV)/.installed-python
 
-.PHONY: help setup serve test check record gpu test-next build lint clean
+.PHONY: help setup serve test check record gpu test-next build lint translation clean
 
 help: ## List the targets
-	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-8s %s\n", $$1, $$2}'
+	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
 
 $(PYTHON_STAMP): requirements.txt pyproject.toml scripts/setup.sh
 	bash scripts/setup.sh python
@@ -30,6 +30,7 @@ test: setup ## Set up, then run the whole test suite, site build included (what 
 check: setup ## The edit loop: lint, parity, page checks, tooling tests and a strict build (no examples run)
 	$(PY) -m pytest -n auto tests/tooling tests/content/test_lint.py tests/content/test_parity.py \
 		tests/content/test_pages.py tests/content/test_glossary.py tests/content/test_copywriting.py \
+		tests/content/test_translations.py \
 		tests/content/test_site.py
 
 record: $(PYTHON_STAMP) ## Re-record snippets (all, or SNIPPETS="autograd/backward.py bench_"); benchmarks need an idle machine
@@ -55,6 +56,12 @@ build: setup ## Build the site into site/ (strict)
 
 lint: $(PYTHON_STAMP) ## Lint all Python with ruff
 	$(VENV)/bin/ruff check .
+
+# Without PAGE: record every new zh page (no record yet), then list all pairs. With PAGE: record zh/PAGE.md as
+# following en/PAGE.md now; for each changed en section it needs a zh edit or a reason (asked, or ARGS=
+# '--unchanged ANCHOR="reason"'), else it refuses. CONTRIBUTING.md, "Add a translation".
+translation: $(PYTHON_STAMP) ## Record which en version each zh page translates (PAGE=<slug> after updating one)
+	$(if $(PAGE),$(PY) -m docsys.checks.translations update $(PAGE) $(ARGS),$(PY) -m docsys.checks.translations new && $(PY) -m docsys.checks.translations status)
 
 clean: ## Remove build output and caches (keeps .venv)
 	rm -rf site .cache .pytest_cache .ruff_cache

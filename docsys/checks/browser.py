@@ -172,6 +172,16 @@ class Tab:
             )
         )
 
+    def pending_notice(self) -> dict | None:
+        """The "original updated" notice of a translation marked pending (docsys.build.translations):
+        its title, text and links as the reader sees them, or None when the page has none."""
+        return self.page.evaluate(
+            "(() => { const n = document.querySelector('article .translation-pending');"
+            " if (!n) return null;"
+            " return {title: n.querySelector('.admonition-title').innerText, text: n.innerText,"
+            " visible: n.checkVisibility(), links: [...n.querySelectorAll('a')].map(a => a.href)}; })()"
+        )
+
     def search(self, query: str) -> list[str]:
         """Type a query into the site's search box; returns the result paths (without ?h= and #)."""
         box = self.page.locator("input.md-search__input")
