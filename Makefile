@@ -9,7 +9,7 @@ PYTHON_STAMP := $(VENV)/.installed-python
 .PHONY: help setup serve test check record gpu test-next build lint translation clean
 
 help: ## List the targets
-	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
 
 $(PYTHON_STAMP): requirements.txt pyproject.toml scripts/setup.sh
 	bash scripts/setup.sh python
