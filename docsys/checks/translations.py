@@ -176,8 +176,8 @@ def update(p: Pair, unchanged: dict[str, str], ask: Ask | None = None, out=print
     accepted, refused = [], []
     for anchor in changed:
         out(f"en/{p.slug}.md#{anchor} changed:\n{en_diff(p, anchor, record)}")
-        verdict = _verdict(anchor, record, zh_now, unchanged, ask)
-        (accepted if verdict else refused).append(f"#{anchor}: {verdict or _REFUSAL.format(anchor=anchor)}")
+        verdict, why_not = _verdict(anchor, record, en_now, zh_now, unchanged, ask)
+        (accepted if verdict else refused).append(f"#{anchor}: {verdict or why_not}")
     if refused:
         raise TranslationError(f"{p.label}: nothing recorded; for each changed en section, edit its zh section "
                                "or say why it stays as it is:\n  " + "\n  ".join(refused))
@@ -185,18 +185,21 @@ def update(p: Pair, unchanged: dict[str, str], ask: Ask | None = None, out=print
     return [f"{p.label}: follows en/{p.slug}.md now", *(f"  {line}" for line in accepted)]
 
 
-_REFUSAL = 'zh unchanged since it was recorded; edit it, or pass --unchanged {anchor}="why it needs no change"'
-
-
-def _verdict(anchor: str, record: Record, zh_now: dict[str, str], unchanged: dict[str, str], ask: Ask | None) -> str:
-    """Why a changed en section is accepted ('' when it is not)."""
+def _verdict(anchor: str, record: Record, en_now: dict[str, str], zh_now: dict[str, str], unchanged: dict[str, str],
+             ask: Ask | None) -> tuple[str, str]:
+    """(why a changed en section is accepted, or '' and why it is not)."""
+    if anchor not in en_now:
+        return ("removed from both", "") if anchor not in zh_now else ("", "en removed it; remove it from zh too")
     if anchor not in zh_now:
-        return ""
+        return "", "zh has no such section yet; translate it (parity needs the same anchors)"
     if record.zh.get(anchor) != zh_now[anchor]:
-        return "zh section edited"
-    reason = unchanged.get(anchor, "").strip() or (ask(f"#{anchor}: why does zh need no change? ").strip() if ask
-                                                    else "")
-    return f"unchanged: {reason}" if reason else ""
+        return "zh section edited", ""
+    reason = unchanged.get(anchor, "").strip()
+    if not reason and ask is not None:
+        reason = ask(f"#{anchor}: why does zh need no change? ").strip()
+    if reason:
+        return f"unchanged: {reason}", ""
+    return "", f'zh unchanged since it was recorded; edit it, or pass --unchanged {anchor}="why it needs no change"'
 
 
 def record_new(docs_dir: Path = DOCS_DIR) -> list[str]:

@@ -107,3 +107,17 @@ def test_the_command_line_refuses_in_one_line_and_exits_1(docs, capsys):
     assert capsys.readouterr().err == "refused: en/no-such-page.md does not exist\n"
     assert translations.main(["status"], docs) == 0
     assert "behind: #mixed-precision" in capsys.readouterr().out
+
+
+def test_a_section_added_to_en_needs_its_zh_section_and_one_removed_from_both_is_accepted(docs):
+    en, zh = docs / "en" / f"{SLUG}.md", docs / "zh" / f"{SLUG}.md"
+    en.write_text(en.read_text(encoding="utf-8") + "\n## Scaling { #scaling }\n\nGradScaler.\n", encoding="utf-8")
+    with pytest.raises(TranslationError, match="#scaling: zh has no such section yet"):
+        update(pair(SLUG, docs), {}, out=lambda _: None)
+    zh.write_text(zh.read_text(encoding="utf-8") + "\n## 缩放 { #scaling }\n\nGradScaler。\n", encoding="utf-8")
+    assert update(pair(SLUG, docs), {}, out=lambda _: None)[1] == "  #scaling: zh section edited"
+    for page, heading in ((en, "## Scaling { #scaling }"), (zh, "## 缩放 { #scaling }")):
+        text = page.read_text(encoding="utf-8")
+        page.write_text(text[: text.index(heading)], encoding="utf-8")
+    assert update(pair(SLUG, docs), {}, out=lambda _: None)[1] == "  #scaling: removed from both"
+    assert check_tree(docs) == []
