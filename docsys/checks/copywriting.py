@@ -15,6 +15,7 @@ from pathlib import Path
 
 import autocorrect_py
 
+from docsys.core.glossary import GLOSSARY_FILE
 from docsys.core.paths import MKDOCS_YML, ROOT, lang_dir
 
 CONFIG = ROOT / ".autocorrectrc"
@@ -102,6 +103,14 @@ def lint_config(config: Path = MKDOCS_YML) -> list[Finding]:
     _load_config()
     result = autocorrect_py.lint_for(config.read_text(encoding="utf-8"), "mkdocs.yml")
     return [Finding(config.name, r.line, r.col, r.old, r.new) for r in result.lines]
+
+
+def lint_glossary(path: Path = GLOSSARY_FILE) -> list[Finding]:
+    """Findings in the glossary data file, whose Chinese terms and definitions the zh glossary page shows
+    (AutoCorrect has no TOML grammar: the file is read as plain text, line for line)."""
+    _load_config()
+    result = autocorrect_py.lint_for(path.read_text(encoding="utf-8"), "glossary.txt")
+    return [Finding(path.name, r.line, r.col, r.old, r.new) for r in result.lines]
 
 
 def lint_pages(pages_dir: Path | None = None) -> list[Finding]:

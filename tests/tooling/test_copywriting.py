@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from docsys.checks.copywriting import lint_config, lint_pages, lint_text
+from docsys.checks.copywriting import lint_config, lint_glossary, lint_pages, lint_text
 from docsys.core.paths import MKDOCS_YML
 
 
@@ -63,3 +63,9 @@ def test_bad_spacing_in_a_zh_nav_title_is_caught(tmp_path: Path):
     assert '"参考"' in text  # a section title: pages are titled by their own headings (checked in docs/zh)
     config.write_text(text.replace('"参考"', '"PyTorch参考"', 1), encoding="utf-8")
     assert any("PyTorch 参考" in f.new for f in lint_config(config))
+
+
+def test_bad_spacing_in_a_glossary_definition_is_caught(tmp_path: Path):
+    data = tmp_path / "glossary.toml"
+    data.write_text('[[term]]\nen = "GPU memory"\nzh = "显存"\ndefinition.zh = "GPU自身的内存."\n', encoding="utf-8")
+    assert [(f.path, f.line, f.new) for f in lint_glossary(data)] == [("glossary.toml", 4, "GPU 自身的内存。")]
