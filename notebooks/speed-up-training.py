@@ -69,7 +69,7 @@ print(f"torch {torch.__version__}, {torch.get_num_threads()} CPU threads")
 # %% [markdown] lang="zh"
 # ## 模型、数据与一个训练步
 #
-# 模型是一个多层感知机，每个块包含两个线性层；用 AdamW 在随机向量上训练。`make_step` 构造训练步，后面每个阶段都只改动它的一部分。
+# 模型是一个多层感知机，每个块由两个线性层组成、不带残差连接；用 AdamW 在随机向量上训练。`make_step` 构造训练步，后面会一个阶段一个阶段地修改它。
 
 # %%
 FEATURES, HIDDEN, CLASSES, BATCH = 256, 512, 10, 128
@@ -191,7 +191,7 @@ results = [("fp32 eager (baseline)", "train step", baseline_ms, baseline_iqr, ba
 # %% [markdown] lang="zh"
 # ## 阶段 2：在 `inference_mode` 下评估
 #
-# 评估不需要计算图。`model.eval()` 只是把 dropout、批归一化等层切换到推理行为，并不会阻止自动微分记录运算；`torch.inference_mode()` 才会，而且连 `no_grad` 仍保留的一些记账工作也省掉了——参见 [no_grad 与 inference_mode](../../no-grad-inference/)。
+# 评估不需要计算图。`model.eval()` 只是把 dropout、BatchNorm 等层切换到推理行为，并不会阻止自动微分记录运算；`torch.inference_mode()` 才会，而且连 `no_grad` 仍要做的一些簿记工作也省掉了——参见 [no_grad 与 inference_mode](../../no-grad-inference/)。
 
 # %%
 model.eval()
@@ -223,9 +223,9 @@ results += [
 # [Data loading](../../data-loading/).
 
 # %% [markdown] lang="zh"
-# ## 阶段 3：用 DataLoader 工作进程供数
+# ## 阶段 3：用 DataLoader 的 worker 进程供数
 #
-# 真实数据集读取、解码每个样本都要花时间。这里让每个样本等待 0.2 ms 来模拟。`num_workers=0` 时由训练进程自己完成这些工作；启用工作进程后，其他进程会在训练的同时准备后续批次。`pin_memory=True` 只在把批次复制到 GPU 时才有用，因此只在 GPU 上开启——参见[数据加载](../../data-loading/)。
+# 真实数据集读取、解码每个样本都要花时间。这里让每个样本等待 0.2 ms 来模拟。`num_workers=0` 时由训练进程自己完成这些工作；启用 worker 进程后，这些进程会在训练的同时准备后续批次。`pin_memory=True` 只在把批次复制到 GPU 时才有用，因此只在 GPU 上开启——参见[数据加载](../../data-loading/)。
 
 # %%
 class SlowVectors(Dataset):
@@ -328,7 +328,7 @@ results.append(("torch.compile", "train step", compiled_ms, compiled_iqr, float(
 # %% [markdown] lang="zh"
 # ## 阶段 6：激活检查点
 #
-# 激活检查点用计算换内存：每个被检查点包裹的块内部不为反向传播保留激活值，而是在需要时重新计算，只保存每个块的输入。预期结果是激活内存减少、训练步变慢——参见[节省内存](../../memory-saving/)。
+# 激活检查点用计算换内存：每个被检查点包裹的块内部不为反向传播保留激活值，而是在需要时重新计算，只保存每个块的输入。预期激活值占用的内存会减少，训练步会变慢——参见[节省内存](../../memory-saving/)。
 
 # %%
 checkpointed = MLP(checkpointed=True).to(device)
