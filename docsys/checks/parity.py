@@ -22,7 +22,7 @@ _INLINE_CODE = re.compile(r"(`+)(?:(?!\1).)+?\1")
 _COMMENT = re.compile(r"<!--.*?-->", re.S)
 _MD_LINK = re.compile(r"(?<![!\\])\[(?:[^\[\]]|\[[^\]]*\])*\]\(\s*<?(?P<url>[^)\s>]+)>?(?:\s+[\"'][^\"']*[\"'])?\s*\)")
 _MD_IMAGE = re.compile(r"!\[(?:[^\[\]]|\[[^\]]*\])*\]\(\s*<?(?P<url>[^)\s>]+)>?(?:\s+[\"'][^\"']*[\"'])?\s*\)")
-_REF_DEF = re.compile(r"^ {0,3}\[[^\]]+\]:\s*<?(?P<url>\S+?)>?(?:\s|$)")
+_REF_DEF = re.compile(r"^ {0,3}\[[^\]]+\]:[ \t]*<?(?P<url>\S+?)>?(?:\s|$)", re.M)
 _AUTOLINK = re.compile(r"<(?P<url>https?://[^>\s]+)>")
 _HTML_HREF = re.compile(r"<a\b[^>]*\bhref=[\"'](?P<url>[^\"']+)[\"']", re.I)
 _HTML_IMG = re.compile(r"<img\b[^>]*\bsrc=[\"'](?P<url>[^\"']+)[\"']", re.I)
@@ -54,21 +54,21 @@ def _prose(lines: list[str]) -> list[str]:
 
 
 def links(text: str) -> dict[str, Counter]:
-    """anchor -> the link targets in that section (Markdown, reference, autolink and HTML links)."""
+    """anchor -> the link targets in that section (Markdown, reference, autolink and HTML links; a
+    link's text may run over several lines)."""
     found = {}
     for section in sections(text):
-        targets: Counter = Counter()
-        for line in _prose(list(section.lines)):
-            line = _MD_IMAGE.sub("", line)
-            for pattern in (_MD_LINK, _REF_DEF, _AUTOLINK, _HTML_HREF):
-                targets.update(m["url"] for m in pattern.finditer(line))
-        found[section.anchor] = targets
+        prose = _MD_IMAGE.sub("", "\n".join(_prose(list(section.lines))))
+        found[section.anchor] = Counter(m["url"] for p in (_MD_LINK, _REF_DEF, _AUTOLINK, _HTML_HREF)
+                                        for m in p.finditer(prose))
     return found
 
 
 def figures(text: str) -> list[str]:
     """Image sources in page order: pictures, and graphs drawn at build time (`graph:<snippet>#<var>`)."""
-    return [m["url"] for line in _prose(text.split("\n")) for p in (_MD_IMAGE, _HTML_IMG) for m in p.finditer(line)]
+    prose = "\n".join(_prose(text.split("\n")))
+    found = [(m.start(), m["url"]) for p in (_MD_IMAGE, _HTML_IMG) for m in p.finditer(prose)]
+    return [url for _, url in sorted(found)]
 
 
 def admonitions(text: str) -> list[str]:

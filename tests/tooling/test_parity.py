@@ -120,3 +120,8 @@ def test_comments_and_titles_of_code_may_be_translated(docs):
 )
 def test_a_figure_or_admonition_changed_in_the_translation(docs, old, new, expected):
     assert expected in _plant(docs, old, new)
+
+
+def test_a_link_or_image_whose_text_runs_over_two_lines_is_still_seen():
+    en = "# T { #t }\n\nSee [the first\nsection](#t) and ![a long\nalt text](x.svg).\n"
+    assert dict(links(en)["t"]) == {"#t": 1} and figures(en) == ["x.svg"]
