@@ -57,11 +57,13 @@ build: setup ## Build the site into site/ (strict)
 lint: $(PYTHON_STAMP) ## Lint all Python with ruff
 	$(VENV)/bin/ruff check .
 
-# Without PAGE: record every new zh page (no record yet), then list all pairs. With PAGE: record zh/PAGE.md as
-# following en/PAGE.md now; for each changed en section it needs a zh edit or a reason (asked, or ARGS=
-# '--unchanged ANCHOR="reason"'), else it refuses. CONTRIBUTING.md, "Add a translation".
+# Without PAGE (after merging a branch): record every new zh page, and every pair whose changed en sections
+# all have zh edits; list what still needs a person. With PAGE: record zh/PAGE.md as following en/PAGE.md
+# now; each changed en section needs a zh edit or a reason (asked, or ARGS='--unchanged ANCHOR="reason"').
+# CONTRIBUTING.md, "Add a translation".
 translation: $(PYTHON_STAMP) ## Record which en version each zh page translates (PAGE=<slug> after updating one)
-	$(if $(PAGE),$(PY) -m docsys.checks.translations update $(PAGE) $(ARGS),$(PY) -m docsys.checks.translations new && $(PY) -m docsys.checks.translations status)
+	$(if $(PAGE),$(PY) -m docsys.checks.translations update $(PAGE) $(ARGS),$(PY) -m docsys.checks.translations merged; \
+		status=$$?; $(PY) -m docsys.checks.translations status; exit $$status)
 
 clean: ## Remove build output and caches (keeps .venv)
 	rm -rf site .cache .pytest_cache .ruff_cache

@@ -5,6 +5,8 @@ says so (`pending: true`, and the build then shows a notice on it). The record i
     python -m docsys.checks.translations update <slug>      after bringing zh/<slug>.md in step with en
         [--unchanged ANCHOR="reason" ...]                   an en change that needs no zh change, and why
     python -m docsys.checks.translations new                record every zh page that has no record yet
+    python -m docsys.checks.translations update --all       every pair behind whose changed sections all have zh edits
+    python -m docsys.checks.translations merged             after merging a branch: new, then update --all
     python -m docsys.checks.translations pending <slug>     publish zh/<slug>.md behind en, with a notice
 
 `update` cannot be run blind. For each en section that changed since the recorded version it shows
@@ -247,31 +249,65 @@ def _reasons(items: list[str]) -> dict[str, str]:
     return reasons
 
 
+def update_all(docs_dir: Path = DOCS_DIR, out=print) -> tuple[list[str], list[str]]:
+    """Record every pair that is behind and whose changed sections all have zh edits (after a merge);
+    returns (what was recorded, why the others were refused). Nothing is asked: a changed section
+    without a zh edit needs a person (`update <slug>`)."""
+    done, refused = [], []
+    for p in pairs(docs_dir):
+        record = read_record(p.zh.read_text(encoding="utf-8"), p.label)
+        if record is None or record.pending:
+            continue
+        if changed_sections(section_hashes(p.en.read_text(encoding="utf-8")), record):
+            try:
+                done += update(p, {}, out=out)
+            except TranslationError as error:
+                refused.append(str(error))
+    return done, refused
+
+
+def _record_after_merge(docs_dir: Path) -> tuple[list[str], list[str]]:
+    """`new`, then `update --all`: what a maintainer runs after merging a branch."""
+    done, refused = update_all(docs_dir, out=lambda _: None)
+    return record_new(docs_dir) + done, refused
+
+
 def main(argv: list[str] | None = None, docs_dir: Path = DOCS_DIR) -> int:
     parser = argparse.ArgumentParser(prog="python -m docsys.checks.translations", description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("status", help="every page pair: current, behind, pending or new")
     up = sub.add_parser("update", help="record zh/<slug>.md as following en/<slug>.md now")
-    up.add_argument("slug")
+    up.add_argument("slug", nargs="?", help="the page; without it, --all")
+    up.add_argument("--all", action="store_true", help="every pair behind whose changed sections all have zh edits")
     up.add_argument("--unchanged", action="append", default=[], metavar='ANCHOR="reason"')
     sub.add_parser("new", help="record every zh page that has no record yet")
+    sub.add_parser("merged", help="after merging a branch: `new`, then `update --all`")
     sub.add_parser("pending", help="mark zh/<slug>.md as behind en, with a notice").add_argument("slug")
     args = parser.parse_args(argv)
+    refused: list[str] = []
     try:
         if args.command == "status":
             lines = status(docs_dir)
+        elif args.command == "update" and (args.all or not args.slug):
+            if args.unchanged or args.slug:
+                raise TranslationError("--all updates every page and takes no slug or --unchanged")
+            lines, refused = update_all(docs_dir)
         elif args.command == "update":
             ask = input if sys.stdin.isatty() else None
             lines = update(pair(args.slug, docs_dir), _reasons(args.unchanged), ask)
         elif args.command == "new":
             lines = record_new(docs_dir) or ["every zh page already has a translation record"]
+        elif args.command == "merged":
+            lines, refused = _record_after_merge(docs_dir)
         else:
             lines = [mark_pending(pair(args.slug, docs_dir))]
     except TranslationError as error:
         print(f"refused: {error}", file=sys.stderr)
         return 1
-    print("\n".join(lines))
-    return 0
+    print("\n".join(lines) if lines else "nothing to record")
+    for why in refused:
+        print(f"refused: {why}", file=sys.stderr)
+    return 1 if refused else 0
 
 
 if __name__ == "__main__":
