@@ -126,7 +126,7 @@ def test_a_section_added_to_en_needs_its_zh_section_and_one_removed_from_both_is
 def test_after_a_merge_new_pages_and_pages_whose_zh_was_edited_are_recorded_the_rest_refused(docs, capsys):
     _edit(docs, "en", EN_EDIT)
     _edit(docs, "zh", ZH_EDIT)  # a branch that edited both languages
-    index_en, index_zh = docs / "en" / "index.md", docs / "zh" / "index.md"
+    index_en = docs / "en" / "index.md"
     index_en.write_text(index_en.read_text(encoding="utf-8") + "\nMore.\n", encoding="utf-8")  # en only
     for lang, title in (("en", "# New { #new }\n"), ("zh", "# 新页面 { #new }\n")):
         (docs / lang / "new.md").write_text(title, encoding="utf-8")
