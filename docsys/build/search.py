@@ -12,7 +12,7 @@ What is indexed, and how, decides the ranking (there are no per-query boosts):
   is indexed as torch / amp / GradScaler / cuda, and search.js splits a query the same way, so
   an API name counts as a whole word wherever it appears (Pagefind alone would index
   `gradscalerstep` for `GradScaler.step()` and count `GradScaler` in it as a fraction of a word).
-- The glossary's terms (docs/<lang>/glossary.md) are indexed as one word each, with their parts:
+- The glossary's terms (docsys/core/glossary.toml) are indexed as one word each, with their parts:
   "gradient accumulation" and 梯度累积 are single words, so a page that uses the term outranks a
   page that uses its words apart; search.js joins them in a query too.
 - Chinese is segmented here with jieba (dictionary words only, no HMM guesses), and search.js
@@ -53,7 +53,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.structure.pages import Page
 from mkdocs.utils import get_relative_url
 
-from docsys.checks import glossary
+from docsys.core import glossary
 from docsys.core.paths import DEFAULT_LANG, page_lang
 
 # Under the "mkdocs" logger, so that `--strict` counts this module's warnings.
@@ -176,15 +176,16 @@ def language_root(lang: str) -> str:
     return "" if lang == DEFAULT_LANG else f"{lang}/"
 
 
-def glossary_terms(docs_dir: Path, lang: str) -> tuple[str, ...]:
-    """The glossary's terms of more than one word in `lang` (lowercase), longest first; none without a glossary."""
-    try:
-        rows = glossary.zh_entries(docs_dir) if lang == "zh" else glossary.en_entries(docs_dir)
-    except FileNotFoundError:
+def glossary_terms(docs_dir: Path, lang: str, data: Path = glossary.GLOSSARY_FILE) -> tuple[str, ...]:
+    """The glossary's terms of more than one word in `lang` (lowercase), longest first, from the glossary
+    data file (docsys.core.glossary); none for a site without a glossary page in that language."""
+    if not (docs_dir / lang / "glossary.md").is_file():
         return ()
-    except ValueError as error:
+    try:
+        terms = glossary.load(data)
+    except (OSError, glossary.GlossaryError) as error:
         raise PluginError(f"search: the {lang} glossary cannot be read: {error}") from None
-    names = (row.term for row in rows) if lang == "zh" else (row.english.lower() for row in rows)
+    names = (term.word(lang).lower() for term in terms)
     shape = _HAN_TERM_RE if lang in SEGMENTED else _LATIN_TERM_RE
     return tuple(sorted({n for n in names if shape.fullmatch(n)}, key=lambda n: (-len(n), n)))
 

@@ -66,14 +66,16 @@ def test_glossary_terms_are_one_word_with_their_parts():
     assert words["梯度检查"] == 0.0 and words["分布式数据并行"] == 0.0  # search.js must keep them whole
 
 
-def test_glossary_terms_come_from_the_glossary_pages(tmp_path):
+def test_glossary_terms_come_from_the_glossary_data(tmp_path):
     assert "gradient accumulation" in search.glossary_terms(search.Path("docs"), "en")
     assert "梯度检查" in search.glossary_terms(search.Path("docs"), "zh")
     assert search.glossary_terms(tmp_path, "en") == ()  # a site without a glossary has no terms
     (tmp_path / "en").mkdir()
-    (tmp_path / "en" / "glossary.md").write_text("# Glossary\n\nNo table here.\n", encoding="utf-8")
-    with pytest.raises(PluginError, match=r"^search: the en glossary cannot be read: .*terms") as error:
-        search.glossary_terms(tmp_path, "en")
+    (tmp_path / "en" / "glossary.md").write_text("# Glossary\n\n::: glossary\n", encoding="utf-8")
+    broken = tmp_path / "glossary.toml"
+    broken.write_text('[[term]]\nen = "autograd"\n', encoding="utf-8")
+    with pytest.raises(PluginError, match=r"^search: the en glossary cannot be read: .*missing") as error:
+        search.glossary_terms(tmp_path, "en", broken)
     assert "\n" not in str(error.value)
 
 
