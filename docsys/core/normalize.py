@@ -36,7 +36,7 @@ _VOLATILE = (
     (re.compile(r"(\.\.\./(?:site-packages|lib/python3)/\S+?\.py):\d+"), r"\1:<line>"),
     (re.compile(r"(\.\.\./(?:aten|c10|torch)/\S+?\.(?:h|cpp|cu)):\d+"), r"\1:<line>"),
     (re.compile(r"\b\d+(?:\.\d+)?(?:e[-+]?\d+)?\s?(?:ns|us|µs|ms|s)\b"), "<time>"),
-    (re.compile(r"\b\d+(?:\.\d+)?x\b"), "<ratio>x"),
+    (re.compile(r"\b\d+(?:\.\d+)?x\b(?!<addr>)"), "<ratio>x"),
 )
 _TABLE_ROW_RE = re.compile(r"^\s*\|.*\|\s*$")
 _BENCH_HEADER_RE = re.compile(r"^\s*\|\s*variant\s*\|")

@@ -7,15 +7,18 @@ report without touching any recording:
 - outputs that changed (a diff after docsys.core.normalize),
 - warnings that appear (or disappear) — deprecations announced by the new release first of all,
 - snippets that fail,
-- and which of these come from the torch *build* rather than its version: a snippet marked
-  `cpu_only` prints what a torch without CUDA does, so when the other torch is built with CUDA
-  (the regular Linux wheels are; the pin here is a `+cpu` build) its difference is a build
-  difference, listed apart.
+- and which of these come from the torch *build* rather than its version, listed apart: the
+  regular Linux wheels are built with CUDA, the pin here is a `+cpu` build, and on a machine
+  without a GPU a CUDA build says so ("No CUDA runtime is found", "gpuGetDeviceCount failed").
+  When the two builds differ, a snippet marked `cpu_only` (it prints what a torch without CUDA
+  does), or a difference whose every changed line names CUDA, a GPU or NCCL, is a build
+  difference.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -50,6 +53,15 @@ def torch_facts(python: str) -> dict:
     return json.loads(done.stdout)
 
 
+_BUILD_WORDS = re.compile(r"cuda|gpu|nccl", re.I)
+
+
+def only_build_lines(difference: str) -> bool:
+    """True when every line a diff adds or removes names CUDA, a GPU or NCCL."""
+    changed = [line for line in difference.splitlines() if line[:1] in "+-" and not line.startswith(("+++", "---"))]
+    return bool(changed) and all(_BUILD_WORDS.search(line) for line in changed)
+
+
 def compare_one(snippet: Snippet, python: str, report: Report, builds_differ: bool) -> None:
     """Run one snippet with the other torch and file its difference from the recording in the report."""
     there = run(snippet, python=python)
@@ -67,8 +79,9 @@ def compare_one(snippet: Snippet, python: str, report: Report, builds_differ: bo
         target = report.build if builds_differ and "cpu_only" in snippet.marks else report.failed
         target.append((snippet.rel, "\n".join(there.output.strip().splitlines()[-8:])))
     elif normalize(there.output) != normalize(recorded):
-        target = report.build if builds_differ and "cpu_only" in snippet.marks else report.changed
-        target.append((snippet.rel, diff(recorded, there.output, snippet.output_path.name)))
+        difference = diff(recorded, there.output, snippet.output_path.name)
+        build = builds_differ and ("cpu_only" in snippet.marks or only_build_lines(difference))
+        (report.build if build else report.changed).append((snippet.rel, difference))
     else:
         report.same.append(snippet.rel)
 

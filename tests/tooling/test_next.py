@@ -45,3 +45,9 @@ def test_the_report_sorts_what_changed_and_why(snippets, tmp_path, monkeypatch):
     assert "a deprecation the warnings policy will fail on" in report
     for snippet in snippets:  # the recordings are untouched
         assert "2.14.1" not in snippet.record_path.read_text()
+
+
+def test_a_difference_naming_only_cuda_is_the_build():
+    assert nxt.only_build_lines("--- a\n+++ b\n+W... No CUDA runtime is found, using CUDA_HOME\n x\n")
+    assert not nxt.only_build_lines("--- a\n+++ b\n-old value\n+new value\n")
+    assert not nxt.only_build_lines("--- a\n+++ b\n context\n")
