@@ -1,0 +1,34 @@
+# marks: cuda
+# estimate: 20
+import json
+import os
+import subprocess
+import sys
+
+import torch
+
+MiB = 2**20
+
+if sys.argv[1:] == ["--workload"]:
+    for step in range(1, 9):
+        activations = torch.empty(step * 64 * MiB, dtype=torch.uint8, device="cuda")
+        del activations
+    stats = torch.cuda.memory_stats()
+    print(json.dumps([stats["allocated_bytes.all.peak"] / MiB, stats["reserved_bytes.all.peak"] / MiB,
+                      stats["segment.all.allocated"]]))
+    sys.exit()
+
+
+def run(alloc_conf):
+    env = {**os.environ, "PYTORCH_CUDA_ALLOC_CONF": alloc_conf}
+    done = subprocess.run([sys.executable, __file__, "--workload"], env=env, capture_output=True, text=True,
+                          check=True)
+    return json.loads(done.stdout)
+
+
+print("threads: 1")
+print("| variant | peak allocated (MiB) | peak reserved (MiB) | segments allocated |")
+print("|---|---:|---:|---:|")
+for name, conf in (("default", ""), ("expandable_segments:True", "expandable_segments:True")):
+    peak, reserved, segments = run(conf)
+    print(f"| {name} | {peak:.1f} | {reserved:.1f} | {segments} |")

@@ -1,0 +1,21 @@
+# marks: cuda
+# estimate: 10
+import re
+
+import torch
+
+GiB = 2**30
+torch.cuda.set_per_process_memory_fraction(8 * GiB / torch.cuda.get_device_properties(0).total_memory)
+
+kept = torch.empty(5 * GiB, dtype=torch.uint8, device="cuda")
+try:
+    more = torch.empty(4 * GiB, dtype=torch.uint8, device="cuda")
+except torch.OutOfMemoryError as error:
+    message = re.sub(r"Process \d+", "Process <pid>", str(error))
+    print(type(error).__name__)
+    for sentence in re.split(r"(?<=\.)\s+(?=[A-Z0-9])", message):
+        print(" ", sentence)
+
+del kept
+more = torch.empty(4 * GiB, dtype=torch.uint8, device="cuda")
+print("after del kept, the 4 GiB tensor fits:", more.numel() == 4 * GiB)

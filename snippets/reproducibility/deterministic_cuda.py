@@ -1,0 +1,23 @@
+# marks: cuda
+# estimate: 10
+import os
+
+import torch
+
+torch.manual_seed(0)
+torch.use_deterministic_algorithms(True)
+print("CUBLAS_WORKSPACE_CONFIG:", os.environ.get("CUBLAS_WORKSPACE_CONFIG"))
+print("cudnn.deterministic:", torch.backends.cudnn.deterministic, "| cudnn.benchmark:", torch.backends.cudnn.benchmark)
+
+try:
+    torch.histc(torch.rand(1000, device="cuda"), bins=10)
+except RuntimeError as error:
+    print("RuntimeError:", error)
+
+a = torch.randn(2048, 2048, device="cuda")
+print("matmul twice, bit-identical:", torch.equal(a @ a, a @ a))
+
+index = torch.randint(0, 10, (100_000,), device="cuda")
+source = torch.randn(100_000, device="cuda")
+sums = [torch.zeros(10, device="cuda").index_add_(0, index, source) for _ in range(2)]
+print("index_add_ twice, bit-identical:", torch.equal(*sums))
