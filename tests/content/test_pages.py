@@ -39,6 +39,12 @@ def test_gpu_recordings_are_current_or_absent():
                        "(`python -m docsys record --gpu ...`) or run `make record SNIPPETS=...` here to forget them")
 
 
+def test_every_gpu_snippet_has_an_estimate():
+    """A GPU run orders its snippets by `# estimate:` and budgets with it (docsys/record/cli.py)."""
+    missing = [s.rel for s in SNIPPETS if s.platform == "cuda" and s.estimate is None]
+    assert not missing, f"GPU snippets without '# estimate: <seconds on a GPU>': {missing}"
+
+
 def test_what_the_tests_run_is_what_python_prints():
     """The reader's own command, in a shell, prints what the recording holds (warnings on stderr included)."""
     snippet = SNIPPETS_DIR / "autograd" / "leaf_tensors.py"
