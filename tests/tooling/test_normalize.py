@@ -32,6 +32,8 @@ def test_volatile_parts_are_masked_and_nothing_else():
          ".../site-packages/torch/x.py:99: UserWarning\n| variant | t (ms) |\n|---|---|\n| a | 4.25 |\n")
     assert normalize(a) == normalize(b)
     assert normalize("loss 0.5") != normalize("loss 0.6")
+    debug = "V1130 20:18:39.874000 4065 torch/_dynamo/guards.py:5396] [2/1] [__recompiles] Recompiling"
+    assert normalize(debug) == normalize(debug.replace("20:18:39.874000 4065", "08:01:02.000003 77"))
     assert normalize("| x | 1 |") != normalize("| x | 2 |"), "only tables whose first column is `variant` are masked"
 
 
