@@ -13,7 +13,7 @@ try:
 except torch.OutOfMemoryError as error:
     message = re.sub(r"Process \d+", "Process <pid>", str(error))
     print(type(error).__name__)
-    for sentence in re.split(r"(?<=\.)\s+(?=[A-Z0-9])", message):
+    for sentence in re.split(r"(?<=\.)\s+(?=[A-Z0-9])|(?<=;)\s+", message):
         print(" ", sentence)
 
 del kept
