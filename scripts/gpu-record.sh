@@ -8,7 +8,8 @@
 # snippet, `multi_gpu` ones too with 2+ GPUs; quickest first; those already recorded from their
 # current source are skipped, so a second call resumes; --budget stops starting new ones), then
 # copies into $OUT (default /tmp/gpu-recordings), under the same relative paths, every GPU
-# snippet's recording (`.out`, `.record.json`, graph `.dot` files) and gpu-record.log.
+# snippet's recording (`.out`, `.record.json`, graph `.dot` and figure `.figure.json` files) and
+# gpu-record.log.
 # Bring them back with `cp -r "$OUT"/snippets .` at the repository root, review the diff, and
 # commit (CONTRIBUTING.md, "Record GPU outputs").
 set -uo pipefail
@@ -39,8 +40,7 @@ from docsys.core.paths import ROOT
 from docsys.core.snippet import discover
 
 out = Path(sys.argv[1])
-files = [f for s in discover() if s.platform == "cuda"
-         for f in (s.output_path, s.record_path, *(s.graph_path(v) for v in s.graphs)) if f.exists()]
+files = [f for s in discover() if s.platform == "cuda" for f in s.recorded_paths() if f.exists()]
 for f in files:
     dest = out / f.relative_to(ROOT)
     dest.parent.mkdir(parents=True, exist_ok=True)

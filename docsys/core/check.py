@@ -7,22 +7,25 @@
 - the run must exit 0, within its timeout, leaving no process behind;
 - it may not raise an undeclared deprecation (docsys.core.policy);
 - a benchmark's output must follow the table convention (docsys.core.bench);
-- a declared graph must be a graph.
+- a declared graph must be a graph, and a declared figure's data JSON of at most
+  record.MAX_FIGURE_BYTES.
 
-Then a test compares the output (after docsys.core.normalize) and the graphs with the
-recording, and fails if the recording is stale; an update writes output, graphs and
-provenance from this one run (docsys.core.record). A benchmark is recorded only on a quiet
+Then a test compares the output (after docsys.core.normalize), the graphs and the shape of
+each figure's data (docsys.core.normalize.figure_shape) with the recording, and fails if the
+recording is stale; an update writes output, graphs, figure data and provenance from this one
+run (docsys.core.record). A benchmark is recorded only on a quiet
 machine: if other processes kept more than LOAD_LIMIT cores busy before or during the run, the
 recording is refused with one line, and nothing is written.
 """
 
 from __future__ import annotations
 
+import json
 import os
 from dataclasses import dataclass
 
 from docsys.core import bench, policy, record
-from docsys.core.normalize import diff, normalize, normalize_dot
+from docsys.core.normalize import diff, normalize, normalize_dot, shape_difference
 from docsys.core.processes import Load, idle_load
 from docsys.core.runner import RunResult, Zygote, run
 from docsys.core.snippet import Snippet
@@ -55,8 +58,37 @@ def _run_problems(snippet: Snippet, result: RunResult) -> list[str]:
     found += policy.problems(snippet, result.warnings)
     found += [f"{snippet.rel}: '# graph: {var}': {value['error']}" for var, value in result.graphs.items()
               if isinstance(value, dict)]
+    if result.returncode == 0:
+        found += _figure_problems(snippet, result)
     if snippet.is_benchmark and result.returncode == 0:
         found += [f"{snippet.rel}: {p}" for p in bench.convention_problems(result.output)]
+    return found
+
+
+def _figure_problems(snippet: Snippet, result: RunResult) -> list[str]:
+    found = []
+    for var, value in result.figures.items():
+        if "error" in value:
+            found.append(f"{snippet.rel}: '# figure: {var}': {value['error']}")
+        elif (size := len(record.figure_text(value["data"]).encode())) > record.MAX_FIGURE_BYTES:
+            found.append(f"{snippet.rel}: '# figure: {var}': its data is {size / 1000:.0f} KB (limit "
+                         f"{record.MAX_FIGURE_BYTES / 1000:.0f} KB); keep only what the figure draws")
+    return found
+
+
+def _figure_texts(result: RunResult) -> dict[str, str]:
+    return {var: record.figure_text(value["data"]) for var, value in result.figures.items()}
+
+
+def _compare_figures(snippet: Snippet, result: RunResult, fix: str) -> list[str]:
+    found = []
+    for var, value in result.figures.items():
+        path = snippet.figure_path(var)
+        if not path.exists():
+            found.append(f"{snippet.rel}: figure {var!r} has no recorded data {path.name}; run {fix}")
+        elif where := shape_difference(json.loads(path.read_text(encoding="utf-8")), value["data"]):
+            found.append(f"{snippet.rel}: figure {var!r} differs from {path.name} at {where} "
+                         f"(numbers are not compared; if intended, run {fix})")
     return found
 
 
@@ -78,6 +110,7 @@ def _compare(snippet: Snippet, result: RunResult) -> list[str]:
         path = snippet.graph_path(var)
         if not path.exists() or path.read_text(encoding="utf-8") != source:
             found.append(f"{snippet.rel}: graph {var!r} differs from {path.name} (if intended, run {fix})")
+    found += _compare_figures(snippet, result, fix)
     if state == record.STALE and not found:
         found.append(f"{snippet.rel}: changed since it was recorded (same output); run {fix} to record its source")
     return found
@@ -99,7 +132,10 @@ def _update(snippet: Snippet, result: RunResult, before: Load | None) -> Outcome
         if refusal := _busy(before, "before the run") or _busy(result.load, "during the run"):
             return Outcome(snippet, False, f"REFUSED  {snippet.rel}: {refusal}")
         extra["threads"] = bench.threads(result.output)
-    record.write(snippet, result.output, record.provenance(snippet, result.seconds, extra), _graphs(result))
+    figures = _figure_texts(result)
+    if figures:
+        extra["figures"] = record.figure_provenance(snippet, figures)
+    record.write(snippet, result.output, record.provenance(snippet, result.seconds, extra), _graphs(result), figures)
     return Outcome(snippet, True, f"recorded {snippet.rel} ({result.seconds:.1f} s)")
 
 

@@ -17,6 +17,11 @@ Two steps, both applied to every run (recording and test alike):
    become placeholders; trailing whitespace is dropped.
 
 Nothing else is touched: every other character of a recorded output must be reproduced.
+
+A figure's data (`# figure:`, docsys.core.record) is compared by its shape: `figure_shape(data)`
+keeps every key, every string and boolean, the length and order of every list, and replaces each
+number by a placeholder. Numbers in figure data are measurements (timestamps, durations, bytes)
+or values the snippet also prints, where its output comparison checks them.
 """
 
 from __future__ import annotations
@@ -92,3 +97,41 @@ def normalize_dot(source: str) -> str:
     appearance, so the same code gives the same DOT source in every process."""
     names: dict[str, str] = {}
     return _DOT_ID_RE.sub(lambda m: m[1] + names.setdefault(m[2], f"n{len(names)}"), source)
+
+
+NUMBER = "<number>"
+
+
+def figure_shape(data: object) -> object:
+    """Figure data with every number masked (module docstring): what must be the same in every run."""
+    if isinstance(data, bool) or data is None or isinstance(data, str):
+        return data
+    if isinstance(data, int | float):
+        return NUMBER
+    if isinstance(data, list | tuple):
+        return [figure_shape(item) for item in data]
+    if isinstance(data, dict):
+        return {key: figure_shape(value) for key, value in data.items()}
+    return repr(data)
+
+
+def shape_difference(recorded: object, actual: object, where: str = "$") -> str | None:
+    """Where two figure data first differ in shape, in words (None: the same shape)."""
+    recorded, actual = figure_shape(recorded), figure_shape(actual)
+    if type(recorded) is not type(actual):
+        return f"{where}: {_kind(actual)} now, {_kind(recorded)} recorded"
+    if isinstance(recorded, list):
+        if len(recorded) != len(actual):
+            return f"{where}: {len(actual)} items now, {len(recorded)} recorded"
+        pairs = [(f"{where}[{i}]", r, a) for i, (r, a) in enumerate(zip(recorded, actual, strict=True))]
+    elif isinstance(recorded, dict):
+        if list(recorded) != list(actual):
+            return f"{where}: keys {list(actual)} now, {list(recorded)} recorded"
+        pairs = [(f"{where}.{key}", recorded[key], actual[key]) for key in recorded]
+    else:
+        return None if recorded == actual else f"{where}: {actual!r} now, {recorded!r} recorded"
+    return next((d for path, r, a in pairs if (d := shape_difference(r, a, path))), None)
+
+
+def _kind(value: object) -> str:
+    return "a number" if value == NUMBER else type(value).__name__

@@ -5,6 +5,9 @@ One format for every snippet — plain, benchmark, GPU, launched:
     <name>.out           what it printed, made portable (docsys.core.normalize); shown on the page
     <name>.record.json   its provenance (schema below); written by the same run as the `.out`
     <name>.<var>.dot     a declared graph's DOT source (`# graph: <var>`), drawn by the site build
+    <name>.<var>.figure.json   a declared figure's data (`# figure: <var>=<kind>`), drawn by the
+                         site build; the provenance keeps its kind and SHA-256, so data typed or
+                         edited by hand is told apart from what the run wrote
 
 Provenance: the snippet and the SHA-256 of its source; the platform (`cpu`, or `cuda` for a
 snippet marked cuda or multi_gpu); the machine (CPU model, cores, the ISA features that decide
@@ -19,6 +22,7 @@ snippet marked for a GPU that has no recording is "not yet recorded", which page
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,6 +31,7 @@ from docsys.core.machine import facts, machine_id
 from docsys.core.snippet import Snippet, source_sha256
 
 SCHEMA = 1
+MAX_FIGURE_BYTES = 100_000  # a figure's data is what it draws, not a whole trace
 NOTE = "DO NOT EDIT MANUALLY: written by `python -m docsys record` with the snippet's output"
 CURRENT, STALE, MISSING = "current", "stale", "not yet recorded"
 
@@ -100,23 +105,42 @@ def provenance(snippet: Snippet, seconds: float, extra: dict | None = None, now:
     }
 
 
-def write(snippet: Snippet, output: str, prov: dict, graphs: dict[str, str] | None = None) -> None:
-    """Write the output, its graphs and its provenance together (provenance last: a crash in
-    between leaves a stale recording, never a current-looking one with a different output)."""
+def figure_text(data: object) -> str:
+    """How a figure's data is stored: JSON, one item per line, in the snippet's order."""
+    return json.dumps(data, indent=1, ensure_ascii=False, allow_nan=False) + "\n"
+
+
+def text_sha256(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def figure_provenance(snippet: Snippet, texts: dict[str, str]) -> dict:
+    """What the recording says about each figure's data file: its kind and hash."""
+    kinds = dict(snippet.figures)
+    return {var: {"kind": kinds[var], "sha256": text_sha256(text)} for var, text in texts.items()}
+
+
+def write(snippet: Snippet, output: str, prov: dict, graphs: dict[str, str] | None = None,
+          figures: dict[str, str] | None = None) -> None:
+    """Write the output, its graphs, its figures' data and its provenance together (provenance
+    last: a crash in between leaves a stale recording, never a current-looking one with a
+    different output)."""
     snippet.output_path.write_text(output, encoding="utf-8")
     for var, source in (graphs or {}).items():
         snippet.graph_path(var).write_text(source, encoding="utf-8")
+    for var, text in (figures or {}).items():
+        snippet.figure_path(var).write_text(text, encoding="utf-8")
     snippet.record_path.write_text(json.dumps(prov, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
 def forget(snippet: Snippet) -> None:
     """Remove a recording, so that its page says "not yet recorded" (GPU snippets on a CPU machine)."""
-    for path in (snippet.output_path, snippet.record_path, *(snippet.graph_path(v) for v in snippet.graphs)):
+    for path in snippet.recorded_paths():
         path.unlink(missing_ok=True)
 
 
 def orphans(root: Path, snippets: list[Snippet]) -> list[Path]:
-    """Recorded files whose snippet is gone, or graph files no header declares."""
-    expected = {p for s in snippets for p in (s.output_path, s.record_path, *(s.graph_path(v) for v in s.graphs))}
-    found = [*root.rglob("*.out"), *root.rglob("*.record.json"), *root.rglob("*.dot")]
+    """Recorded files whose snippet is gone, or graph and figure files no header declares."""
+    expected = {p for s in snippets for p in s.recorded_paths()}
+    found = [*root.rglob("*.out"), *root.rglob("*.record.json"), *root.rglob("*.dot"), *root.rglob("*.figure.json")]
     return sorted(p for p in found if p not in expected)

@@ -44,6 +44,7 @@ class RunResult:
     load: Load | None = None  # other processes' load during the run
     warnings: tuple[dict, ...] = ()  # every warning that passed the filters (docsys/core/probe)
     graphs: dict = field(default_factory=dict)  # DOT source per declared graph variable
+    figures: dict = field(default_factory=dict)  # {"data": ...} or {"error": ...} per declared figure variable
     leftovers: tuple[str, ...] = ()  # processes still alive after the run ended (killed)
     timed_out: bool = False
 
@@ -66,8 +67,11 @@ def _probe_env(snippet: Snippet, scratch: Path, token: str) -> dict[str, str]:
     env = {RUN_ID_VAR: token, "DOCSYS_PROBE_WARNINGS": str(scratch / "warnings.jsonl")}
     if snippet.graphs:
         env.update(DOCSYS_PROBE_GRAPHS=" ".join(snippet.graphs), DOCSYS_PROBE_GRAPHS_OUT=str(scratch / "graphs.json"))
+    if snippet.figures:
+        env.update(DOCSYS_PROBE_FIGURES=" ".join(snippet.figure_vars),
+                   DOCSYS_PROBE_FIGURES_OUT=str(scratch / "figures.json"))
     if snippet.torchrun:
-        env.update(PET_LOG_DIR=str(scratch / "ranks"), PET_REDIRECTS="3")
+        env.update(PET_LOG_DIR=str(scratch / "ranks"), PET_REDIRECTS="3", DOCSYS_PROBE_RANK0="1")
     return env
 
 
@@ -146,7 +150,8 @@ def run(snippet: Snippet, zygote: Zygote | None = None, python: str | None = Non
             output = f"timed out after {snippet.timeout:g} s\n{output}"
         return RunResult(
             code, output, seconds, cpu, load, _warnings(scratch / "warnings.jsonl"),
-            _graphs(scratch / "graphs.json"), tuple(leftovers), timed_out,
+            _graphs(scratch / "graphs.json"), _figures(snippet, scratch / "figures.json"), tuple(leftovers),
+            timed_out,
         )
 
 
@@ -158,6 +163,13 @@ def _warnings(path: Path) -> tuple[dict, ...]:
 
 def _graphs(path: Path) -> dict:
     return json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+
+
+def _figures(snippet: Snippet, path: Path) -> dict:
+    """Each declared figure's data; a run that ended before the probe wrote them has an error for each."""
+    found = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+    missing = {"error": "the run wrote no figure data (it ended before interpreter exit, or rank 0 did not exit)"}
+    return {var: found.get(var, missing) for var in snippet.figure_vars}
 
 
 class Zygote:

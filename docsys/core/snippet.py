@@ -8,12 +8,15 @@ the machinery needs to know; they are not shown to readers (docsys.build.example
     # launch: torchrun --standalone --nproc-per-node=2
                                 how a reader starts it (default: python)
     # graph: dot                module-level torchviz graphs whose DOT source is recorded
+    # figure: buckets=timeline  module-level data (JSON) that the site build draws as a figure:
+                                `<variable>=<kind>`, or `<variable>` when its kind has its name
     # warns: FutureWarning: torch.cuda.amp.GradScaler -- the page shows the deprecation
                                 a deprecation the page shows on purpose (docsys.core.policy)
     # estimate: 40              seconds it takes on a GPU (cuda snippets: recording order)
 
-Beside it live what a recording writes (docsys.core.record): `name.out`, what it printed, and
-`name.record.json`, where and from which source it was recorded.
+Beside it live what a recording writes (docsys.core.record): `name.out`, what it printed,
+`name.record.json`, where and from which source it was recorded, and a file per declared graph
+(`name.<var>.dot`) and figure (`name.<var>.figure.json`).
 """
 
 from __future__ import annotations
@@ -29,8 +32,10 @@ from docsys.core.markers import MARKERS
 from docsys.core.paths import SNIPPETS_DIR
 
 DEFAULT_TIMEOUT_S = 60.0
-HEADER_KEYS = ("marks", "timeout", "launch", "graph", "warns", "estimate")
+HEADER_KEYS = ("marks", "timeout", "launch", "graph", "figure", "warns", "estimate")
 HEADER_RE = re.compile(rf"^#\s*(?P<key>{'|'.join(HEADER_KEYS)}):\s*(?P<value>.*?)\s*$")
+_FIGURE_RE = re.compile(r"^(?P<var>[A-Za-z_]\w*)(?:=(?P<kind>[a-z][a-z0-9_]*))?$")
+RESERVED_VARS = ("record",)  # `name.record.json` is the provenance
 _WARNS_RE = re.compile(r"^(?P<category>\w+):\s*(?P<text>.+?)\s+--\s+(?P<reason>.+)$")
 BENCH_GLOB = "bench_*.py"
 GPU_MARKS = ("cuda", "multi_gpu")
@@ -55,6 +60,7 @@ class Snippet:
     timeout: float = DEFAULT_TIMEOUT_S
     launch: tuple[str, ...] = ()
     graphs: tuple[str, ...] = ()
+    figures: tuple[tuple[str, str], ...] = ()  # (variable, kind of figure the build draws from it)
     warns: tuple[DeclaredWarning, ...] = ()
     estimate: float | None = None
     header_lines: int = 0  # leading lines that are machinery, not code for readers
@@ -83,6 +89,19 @@ class Snippet:
     def graph_path(self, var: str) -> Path:
         """Where the DOT source of one declared graph is recorded."""
         return self.path.with_name(f"{self.path.stem}.{var}.dot")
+
+    def figure_path(self, var: str) -> Path:
+        """Where the data of one declared figure is recorded."""
+        return self.path.with_name(f"{self.path.stem}.{var}.figure.json")
+
+    @property
+    def figure_vars(self) -> tuple[str, ...]:
+        return tuple(var for var, _ in self.figures)
+
+    def recorded_paths(self) -> tuple[Path, ...]:
+        """Every file a recording of this snippet writes."""
+        return (self.output_path, self.record_path, *(self.graph_path(v) for v in self.graphs),
+                *(self.figure_path(v) for v in self.figure_vars))
 
     @property
     def is_benchmark(self) -> bool:
@@ -124,6 +143,18 @@ def _warns(path: Path, values: list[str]) -> tuple[DeclaredWarning, ...]:
     return tuple(declared)
 
 
+def _figures(path: Path, values: list[str]) -> tuple[tuple[str, str], ...]:
+    declared: dict[str, str] = {}
+    for token in " ".join(values).split():
+        match = _FIGURE_RE.match(token)
+        if not match or match["var"] in RESERVED_VARS or match["var"] in declared:
+            raise SnippetHeaderError(
+                f"{path}: bad '# figure: {token}': write '# figure: <variable>=<kind>' (or '<variable>' when the "
+                f"kind has its name), each variable once, not {', '.join(map(repr, RESERVED_VARS))}")
+        declared[match["var"]] = match["kind"] or match["var"]
+    return tuple(declared.items())
+
+
 def load(path: Path, root: Path = SNIPPETS_DIR) -> Snippet:
     """Read a snippet's header declarations."""
     fields, count = _header(path)
@@ -139,6 +170,7 @@ def load(path: Path, root: Path = SNIPPETS_DIR) -> Snippet:
         timeout=float(single.get("timeout", DEFAULT_TIMEOUT_S)),
         launch=tuple(shlex.split(single.get("launch", ""))),
         graphs=tuple(" ".join(fields.get("graph", [])).split()),
+        figures=_figures(path, fields.get("figure", [])),
         warns=_warns(path, fields.get("warns", [])),
         estimate=float(single["estimate"]) if "estimate" in single else None,
         header_lines=count,

@@ -112,6 +112,49 @@ def test_graphs_are_recorded_and_compared(tmp_path):
     assert "graph 'g' differs" in check(load(path, tmp_path)).message
 
 
+FIGURE = """\
+# figure: spans=timeline
+import time
+start = time.perf_counter()
+spans = [{"name": name, "ms": (time.perf_counter() - start) * 1e3} for name in ("forward", "backward")]
+print("spans:", len(spans))
+"""
+
+
+def test_figure_data_is_recorded_with_its_hash_and_compared_by_shape(tmp_path):
+    path = tmp_path / "f.py"
+    path.write_text(FIGURE)
+    assert check(load(path, tmp_path), update=True).ok
+    data_file = path.with_name("f.spans.figure.json")
+    data = json.loads(data_file.read_text())
+    assert [span["name"] for span in data] == ["forward", "backward"]
+    prov = json.loads(path.with_suffix(".record.json").read_text())
+    assert prov["figures"] == {"spans": {"kind": "timeline", "sha256": record.text_sha256(data_file.read_text())}}
+    assert check(load(path, tmp_path)).ok  # new timings: numbers are not compared
+    data_file.write_text(json.dumps([data[0]]))
+    assert "figure 'spans' differs from f.spans.figure.json at $: 2 items now, 1 recorded" in check(
+        load(path, tmp_path)).message
+    data[1]["name"] = "optimizer"
+    data_file.write_text(json.dumps(data))
+    assert "at $[1].name: 'backward' now, 'optimizer' recorded" in check(load(path, tmp_path)).message
+    data_file.unlink()
+    assert "figure 'spans' has no recorded data f.spans.figure.json" in check(load(path, tmp_path)).message
+
+
+@pytest.mark.parametrize(("body", "message"), [
+    ("spans = {1, 2}\n", "'spans' is not JSON data"),
+    ("spans = [float('nan')]\n", "'spans' is not JSON data"),
+    ("import os\nspans = os.urandom(60_000).hex()\n", "its data is 120 KB (limit 100 KB)"),
+    ("other = []\n", "no module-level variable 'spans' at exit"),
+], ids=["a-set", "nan", "too-large", "missing"])
+def test_figure_data_that_cannot_be_drawn_is_not_recorded(tmp_path, body, message):
+    path = tmp_path / "f.py"
+    path.write_text("# figure: spans=timeline\n" + body)
+    outcome = check(load(path, tmp_path), update=True)
+    assert not outcome.ok and message in outcome.message, outcome.message
+    assert not path.with_suffix(".out").exists() and not path.with_name("f.spans.figure.json").exists()
+
+
 def test_orphaned_recordings_are_found(recorded, tmp_path):
     s = recorded()
     assert record.orphans(tmp_path, [s]) == []
@@ -121,3 +164,16 @@ def test_orphaned_recordings_are_found(recorded, tmp_path):
 def test_forget_makes_a_gpu_snippet_not_yet_recorded(recorded):
     record.forget(recorded())
     assert record.state(recorded()) == record.MISSING
+
+
+def test_figure_files_are_forgotten_and_orphans_found(tmp_path):
+    path = tmp_path / "f.py"
+    path.write_text(FIGURE)
+    assert check(load(path, tmp_path), update=True).ok
+    data_file = path.with_name("f.spans.figure.json")
+    assert record.orphans(tmp_path, [load(path, tmp_path)]) == []
+    path.write_text(FIGURE.replace("# figure: spans=timeline\n", ""))
+    assert record.orphans(tmp_path, [load(path, tmp_path)]) == [data_file]
+    path.write_text(FIGURE)
+    record.forget(load(path, tmp_path))
+    assert not data_file.exists()

@@ -24,10 +24,10 @@ from docsys.core.snippet import Snippet
 TORCHRUN = ("torchrun", "--standalone", "--nproc-per-node=2")
 
 
-def _plant(tmp_path: Path, name: str, body: str, launch=(), timeout: float = 60, graphs=()) -> Snippet:
+def _plant(tmp_path: Path, name: str, body: str, launch=(), timeout: float = 60, graphs=(), figures=()) -> Snippet:
     path = tmp_path / name
     path.write_text(textwrap.dedent(body), encoding="utf-8")
-    return Snippet(path=path, root=tmp_path, timeout=timeout, launch=launch, graphs=graphs)
+    return Snippet(path=path, root=tmp_path, timeout=timeout, launch=launch, graphs=graphs, figures=figures)
 
 
 def _alive(pid: int) -> bool:
@@ -105,6 +105,34 @@ def test_warnings_and_graphs_are_seen_without_changing_the_output(tmp_path, zygo
         assert result.output == "done\n"
         assert [(w["category"], w["message"]) for w in result.warnings] == [("FutureWarning", "caught")]
         assert result.graphs["g"] == "digraph { a -> b }" and "not a graphviz.Digraph" in result.graphs["n"]["error"]
+
+
+def test_figure_data_is_seen_at_exit_and_what_is_not_data_is_named(tmp_path, zygote):
+    snippet = _plant(tmp_path, "f.py", """
+        spans = [{"name": "forward", "start": 0.0, "end": 1.5}]
+        handle = open(__file__)
+        handle.close()
+        spans.append({"name": "backward", "start": 1.5, "end": 4.0})
+        print("done")
+    """, figures=(("spans", "timeline"), ("handle", "timeline"), ("nothing", "timeline")))
+    for result in (run(snippet), run(snippet, zygote=zygote)):
+        assert result.output == "done\n"
+        assert result.figures["spans"] == {"data": [{"name": "forward", "start": 0.0, "end": 1.5},
+                                                    {"name": "backward", "start": 1.5, "end": 4.0}]}
+        assert "'handle' is not JSON data" in result.figures["handle"]["error"]
+        assert result.figures["nothing"] == {"error": "no module-level variable 'nothing' at exit"}
+
+
+@pytest.mark.distributed
+def test_a_launched_snippets_figure_data_is_rank_0s(tmp_path):
+    snippet = _plant(tmp_path, "ranks_figure.py", """
+        import os
+        rank = int(os.environ["RANK"])
+        held = {"rank": rank, "ranks": [0, 1]} if rank == 0 else "rank 1 holds something else"
+    """, launch=TORCHRUN, figures=(("held", "placements"),))
+    result = run(snippet)
+    assert result.returncode == 0, result.output
+    assert result.figures == {"held": {"data": {"rank": 0, "ranks": [0, 1]}}}
 
 
 @pytest.mark.distributed

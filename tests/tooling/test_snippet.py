@@ -35,6 +35,20 @@ def test_a_plain_snippet_has_defaults(tmp_path):
     assert s.reader_command() == "python plain.py" and not s.is_benchmark
 
 
+def test_figures_name_a_variable_and_a_kind(tmp_path):
+    s = load(_write(tmp_path, "f.py", "# figure: trace=timeline\n# figure: formats\nprint(1)\n"), tmp_path)
+    assert s.figures == (("trace", "timeline"), ("formats", "formats")) and s.figure_vars == ("trace", "formats")
+    assert s.figure_path("trace").name == "f.trace.figure.json"
+    assert [p.name for p in s.recorded_paths()] == ["f.out", "f.record.json", "f.trace.figure.json",
+                                                     "f.formats.figure.json"]
+
+
+@pytest.mark.parametrize("value", ["record", "trace=Timeline", "trace trace=bars", "2d=bars", "trace="])
+def test_a_bad_figure_declaration_is_rejected_in_one_line(tmp_path, value):
+    with pytest.raises(SnippetHeaderError, match="write '# figure: <variable>=<kind>'"):
+        load(_write(tmp_path, "f.py", f"# figure: {value}\nprint(1)\n"))
+
+
 def test_unknown_mark_is_rejected(tmp_path):
     with pytest.raises(SnippetHeaderError, match="unknown mark"):
         load(_write(tmp_path, "typo.py", "# marks: cdua\nprint(1)\n"))

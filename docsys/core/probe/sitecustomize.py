@@ -8,6 +8,12 @@ Configured by environment variables, each optional:
   warnings policy (docsys.core.policy) sees a deprecation that a snippet catches and prints.
 - DOCSYS_PROBE_GRAPHS="<var> ..." and DOCSYS_PROBE_GRAPHS_OUT=<file>: at exit, the DOT source
   of each named module-level variable of `__main__` is written to <file> as JSON.
+- DOCSYS_PROBE_FIGURES="<var> ..." and DOCSYS_PROBE_FIGURES_OUT=<file>: at exit, the value of
+  each named module-level variable of `__main__` (a figure's data: JSON numbers, strings, lists,
+  dicts) is written to <file> as JSON, `{"<var>": {"data": ...}}`, or `{"error": "..."}` for a
+  variable that is missing or not JSON. With DOCSYS_PROBE_RANK0=1 (a torchrun launch, where the
+  launcher and every rank run this probe) only the process with RANK=0 writes: a launched
+  snippet gathers its ranks' data on rank 0.
 
 Any sitecustomize that this one shadows on sys.path is still run.
 """
@@ -66,12 +72,34 @@ def dump_graphs(names: list[str], path: str) -> None:
         json.dump(sources, out)
 
 
+def figure_data(namespace: dict, name: str) -> dict:
+    if name not in namespace:
+        return {"error": f"no module-level variable {name!r} at exit"}
+    try:
+        json.dumps(namespace[name], allow_nan=False)
+    except (TypeError, ValueError) as error:
+        return {"error": f"{name!r} is not JSON data (numbers, strings, lists, dicts): {error}"}
+    return {"data": namespace[name]}
+
+
+def dump_figures(names: list[str], path: str) -> None:
+    if os.environ.get("DOCSYS_PROBE_RANK0") and os.environ.get("RANK") != "0":
+        return
+    main = sys.modules.get("__main__")
+    namespace = vars(main) if main is not None else {}
+    with open(path, "w", encoding="utf-8") as out:
+        json.dump({name: figure_data(namespace, name) for name in names}, out, allow_nan=False)
+
+
 def install(environ: os._Environ | dict = os.environ) -> None:
     if environ.get("DOCSYS_PROBE_WARNINGS"):
         watch_warnings(environ["DOCSYS_PROBE_WARNINGS"])
     if environ.get("DOCSYS_PROBE_GRAPHS") and environ.get("DOCSYS_PROBE_GRAPHS_OUT"):
         names, out = environ["DOCSYS_PROBE_GRAPHS"].split(), environ["DOCSYS_PROBE_GRAPHS_OUT"]
         atexit.register(dump_graphs, names, out)
+    if environ.get("DOCSYS_PROBE_FIGURES") and environ.get("DOCSYS_PROBE_FIGURES_OUT"):
+        names, out = environ["DOCSYS_PROBE_FIGURES"].split(), environ["DOCSYS_PROBE_FIGURES_OUT"]
+        atexit.register(dump_figures, names, out)
 
 
 def _run_shadowed_sitecustomize() -> None:
