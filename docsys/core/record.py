@@ -24,6 +24,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -105,9 +106,14 @@ def provenance(snippet: Snippet, seconds: float, extra: dict | None = None, now:
     }
 
 
+_FLAT_LIST_RE = re.compile(r"\[\s+([^\[\]{}]*?)\s+\]")
+
+
 def figure_text(data: object) -> str:
-    """How a figure's data is stored: JSON, one item per line, in the snippet's order."""
-    return json.dumps(data, indent=1, ensure_ascii=False, allow_nan=False) + "\n"
+    """How a figure's data is stored: JSON in the snippet's order, one item per line, except that a
+    list of plain values (a span: `[0.5, 1.25, "forward", "aten::addmm"]`) stays on one line."""
+    text = json.dumps(data, indent=1, ensure_ascii=False, allow_nan=False)
+    return _FLAT_LIST_RE.sub(lambda m: "[" + re.sub(r",\s*\n\s*", ", ", m[1]) + "]", text) + "\n"
 
 
 def text_sha256(text: str) -> str:
