@@ -1,3 +1,4 @@
+# figure: trace=timeline
 import json
 import tempfile
 from pathlib import Path
@@ -5,6 +6,25 @@ from pathlib import Path
 import torch
 from torch import nn
 from torch.profiler import ProfilerActivity, profile, record_function, schedule
+
+LANES = (("steps", "profiler_step"), ("regions", "region"), ("operators", "operator"), ("nested", "operator"))
+
+
+def nesting_lanes(events):
+    """The trace's spans on one lane per nesting depth, in ms from the first step's start."""
+    spans = sorted((e for e in events if e.get("ph") == "X" and e.get("cat") != "Trace"),
+                   key=lambda e: (e["ts"], -e["dur"]))
+    start, open_ends = spans[0]["ts"], []
+    lanes = [{"lane": lane, "spans": []} for lane, _ in LANES]
+    for event in spans:
+        end = event["ts"] + event["dur"]
+        open_ends = [e for e in open_ends if e > event["ts"]]
+        if len(open_ends) < len(LANES):
+            times = [round((t - start) / 1e3, 3) for t in (event["ts"], end)]
+            lanes[len(open_ends)]["spans"].append([*times, LANES[len(open_ends)][1], event["name"]])
+        open_ends.append(end)
+    return lanes
+
 
 torch.manual_seed(0)
 model = nn.Sequential(nn.Linear(32, 64), nn.ReLU(), nn.Linear(64, 1))
@@ -40,6 +60,8 @@ with tempfile.TemporaryDirectory() as trace_dir:
     names = [e["name"] for e in events if e.get("ph") == "X"]
     for label in ("ProfilerStep#2", "ProfilerStep#3", "data", "forward", "backward", "optimizer"):
         print(f"{label:<15} spans in the trace: {names.count(label)}")
+    trace = {"unit": "ms", "lanes": nesting_lanes(events)}
+    print("spans per nesting depth:", [len(lane["spans"]) for lane in trace["lanes"]])
 
 calls = {e.key: e.count for e in prof.key_averages()}
 print("key_averages calls:", {label: calls[label] for label in ("forward", "backward", "optimizer")})
