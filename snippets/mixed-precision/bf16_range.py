@@ -1,8 +1,17 @@
+# figure: formats=float_formats
+import math
+
 import torch
 
+formats = []
 for dtype in (torch.float32, torch.float16, torch.bfloat16):
     info = torch.finfo(dtype)
-    print(f"{dtype!s:<15} max={info.max:.3g}  smallest normal={info.tiny:.3g}  eps={info.eps:.3g}")
+    mantissa = round(-math.log2(info.eps))
+    exponent = info.bits - 1 - mantissa
+    formats.append({"dtype": str(dtype), "bits": info.bits, "exponent": exponent, "mantissa": mantissa,
+                    "max": info.max, "tiny": info.tiny, "eps": info.eps})
+    print(f"{dtype!s:<15} sign 1 + exponent {exponent} + mantissa {mantissa} bits  "
+          f"max={info.max:.3g}  smallest normal={info.tiny:.3g}  eps={info.eps:.3g}")
 
 small_gradient = torch.tensor(1e-8)
 print("1e-8 as float16: ", small_gradient.half().item())

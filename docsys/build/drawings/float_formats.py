@@ -47,8 +47,9 @@ def _bits(axes, formats: list[dict], words: Words) -> None:
             axes.add_patch(Rectangle((start, y - 0.35), count, 0.7, facecolor=color, edgecolor="none"))
             for bit in range(start + 1, start + count):
                 axes.plot([bit, bit], [y - 0.35, y + 0.35], color="white", linewidth=0.6)
-            axes.text(start + count / 2, y, str(count), ha="center", va="center", color="white",
-                      fontsize=8 if count < 3 else 9, fontweight="bold")
+            if count > 1:
+                axes.text(start + count / 2, y, str(count), ha="center", va="center", color="white",
+                          fontsize=9, fontweight="bold", bbox={"facecolor": color, "edgecolor": "none", "pad": 1})
             start += count
     axes.set_xlim(0, width)
     axes.set_ylim(-len(formats) + 0.5, 0.9)
@@ -56,15 +57,15 @@ def _bits(axes, formats: list[dict], words: Words) -> None:
     axes.set_xticks(range(0, width + 1, 4))
     axes.set_xlabel(words("bits_axis"), color=MUTED)
     handles = [Rectangle((0, 0), 1, 1, facecolor=color) for _, color in PARTS]
-    axes.legend(handles, [words(part) for part, _ in PARTS], loc="upper right", ncols=3,
-                bbox_to_anchor=(1, 1.02), handlelength=1, fontsize=9)
+    axes.legend(handles, [words(part) for part, _ in PARTS], loc="lower left", ncols=3,
+                bbox_to_anchor=(0, 1.0), handlelength=1, fontsize=9, borderaxespad=0.2)
     axes.spines["left"].set_visible(False)
     axes.tick_params(axis="y", length=0)
 
 
 def _ranges(axes, formats: list[dict], words: Words) -> None:
     for row, fmt in enumerate(formats):
-        axes.barh(-row, fmt["max"] - fmt["tiny"], left=fmt["tiny"], height=0.5, color=COLORS[row % len(COLORS)])
+        axes.barh(-row, fmt["max"] - fmt["tiny"], left=fmt["tiny"], height=0.5, color=COLORS[2])
         axes.text(fmt["max"] * 4, -row, words("eps", eps=f"{fmt['eps']:.3g}"), va="center", fontsize=9)
     axes.set_xscale("log")
     lowest = min(f["tiny"] for f in formats)
