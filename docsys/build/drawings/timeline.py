@@ -23,10 +23,8 @@ from docsys.build.drawings import COLORS, GRID, INK, MUTED, NUMBER, FigureDataEr
 
 # One colour per kind of span, the same in every figure of the site.
 KIND_COLORS = {
-    "forward": COLORS[0], "backward": COLORS[1], "compute": COLORS[0], "optimizer": COLORS[2],
-    "allreduce": COLORS[3], "allgather": COLORS[4], "reducescatter": COLORS[3], "step": COLORS[0],
-    "load": COLORS[1], "wait": COLORS[7], "launch": COLORS[5], "kernel": COLORS[2], "sync": COLORS[7],
-    "copy": COLORS[4], "region": COLORS[2], "operator": COLORS[4], "profiler_step": COLORS[7],
+    "profiler_step": COLORS[7], "region": COLORS[2], "operator": COLORS[4],
+    "gradient": COLORS[1], "bucket_allreduce": COLORS[3],
 }
 IDLE = "#bdbdbd"
 
@@ -84,15 +82,18 @@ def _panel(axes, panel: dict, words: Words, kinds: dict[str, str], end: float) -
         if panel.get("idle"):
             axes.broken_barh(_gaps(lane["spans"], first, last), (y - 0.36, 0.72), facecolor="none",
                              edgecolor=IDLE, hatch="////", linewidth=0)
-        by_kind: dict[str, list[tuple[float, float]]] = {}
-        for start, stop, kind, *label in lane["spans"]:
+        rows = _rows(lane["spans"])
+        height = 0.72 / (max(rows, default=0) + 1)
+        by_kind: dict[tuple[str, int], list[tuple[float, float]]] = {}
+        for (start, stop, kind, *label), sub in zip(lane["spans"], rows, strict=True):
             kinds.setdefault(kind, words(kind))
-            by_kind.setdefault(kind, []).append((start, max(stop - start, end * 0.002)))
+            by_kind.setdefault((kind, sub), []).append((start, max(stop - start, end * 0.002)))
             text = label[0] if label else ""
             if text and (stop - start) * px_per_unit > 6.2 * len(text) + 4:
-                axes.text((start + stop) / 2, y, text, ha="center", va="center", fontsize=8, color="white")
-        for kind, bars in by_kind.items():  # one path per colour: a small SVG
-            axes.broken_barh(bars, (y - 0.36, 0.72), facecolor=KIND_COLORS.get(kind, COLORS[7]),
+                axes.text((start + stop) / 2, y + 0.36 - (sub + 0.5) * height, text, ha="center", va="center",
+                          fontsize=8 if height > 0.5 else 7, color="white")
+        for (kind, sub), bars in by_kind.items():  # one path per colour and row: a small SVG
+            axes.broken_barh(bars, (y + 0.36 - (sub + 1) * height, height), facecolor=KIND_COLORS.get(kind, COLORS[7]),
                              edgecolor="white", linewidth=0.4)
     for a_lane, a_span, b_lane, b_span in panel.get("links", []):
         start_a, start_b = lanes[a_lane]["spans"][a_span][0], lanes[b_lane]["spans"][b_span][0]
@@ -106,6 +107,19 @@ def _panel(axes, panel: dict, words: Words, kinds: dict[str, str], end: float) -
     axes.set_axisbelow(True)
     if panel.get("title"):
         axes.set_title(panel["title"], loc="left", fontsize=9, color=INK, fontfamily="monospace")
+
+
+def _rows(spans: list) -> list[int]:
+    """A row within its lane for each span, so that spans that overlap in time (two threads of one
+    lane) are drawn one above the other: each goes to the first row free at its start."""
+    ends: list[float] = []
+    rows = [0] * len(spans)
+    for i in sorted(range(len(spans)), key=lambda i: spans[i][0]):
+        start, stop = spans[i][:2]
+        row = next((r for r, end in enumerate(ends) if end <= start), len(ends))
+        ends[row:row + 1] = [stop]
+        rows[i] = row
+    return rows
 
 
 def _gaps(spans: list, first: float, last: float) -> list[tuple[float, float]]:
