@@ -34,8 +34,8 @@ def spans(events, name, kind, label):
              label(i, len(found))] for i, e in enumerate(found)]
 
 
-gradients = spans(events, "AddmmBackward0", "gradient", lambda i, n: f"layer {n - 1 - i}")
-all_reduces = spans(events, "gloo:all_reduce", "bucket_allreduce", lambda i, n: f"bucket {i}")
+gradients = spans(events, "AddmmBackward0", "backward", lambda i, n: f"layer {n - 1 - i}")
+all_reduces = spans(events, "gloo:all_reduce", "allreduce", lambda i, n: f"bucket {i}")
 print(f"gradients computed: {len(gradients)}, all-reduces (one per bucket): {len(all_reduces)}")
 print("bucket 0's all-reduce started before backward ended:", all_reduces[0][0] < gradients[-1][1])
 

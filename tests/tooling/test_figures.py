@@ -137,7 +137,7 @@ def _rerecord(root: Path, snippet: str) -> None:
      "run `make record SNIPPETS=demo/f.py`"),
     (PAGE, _hand_edited, "figure demo/f.py#spans: snippets/demo/f.spans.figure.json is not the data its "
      "recording wrote (hash differs from f.record.json)"),
-    (PAGE, _unknown_lane, "figure demo/f.py#spans: its timeline data cannot be drawn: no en label 'regoins' "
+    (PAGE, _unknown_lane, "figure demo/f.py#spans: its timeline data cannot be drawn: no en label 'lanes.regoins' "
      "for timeline figures in docsys/build/drawings/labels.yml"),
     (PAGE, _not_a_timeline, "figure demo/f.py#spans: its timeline data cannot be drawn: data has no 'unit'"),
     (PAGE, _unknown_kind, "figure demo/f.py#spans: its timelime data cannot be drawn: unknown figure kind "

@@ -68,14 +68,19 @@ class Words:
     def __init__(self, kind: str, lang: str) -> None:
         table = _labels()
         self.kind, self.lang = kind, lang if lang in table else "en"
-        self.table: Mapping[str, str] = table[self.lang].get(kind, {})
+        self.table: Mapping[str, object] = table[self.lang].get(kind, {})
 
     def __call__(self, key: str, **values: object) -> str:
-        if key not in self.table:
-            known = ", ".join(sorted(self.table))
+        """The label of `key` (`lanes.worker` for a nested one), with its placeholders filled in."""
+        table: object = self.table
+        *groups, name = key.split(".")
+        for group in groups:
+            table = table.get(group, {}) if isinstance(table, dict) else {}
+        if not isinstance(table, dict) or not isinstance(table.get(name), str):
+            known = ", ".join(sorted(table)) if isinstance(table, dict) else ""
             raise FigureDataError(f"no {self.lang} label '{key}' for {self.kind} figures in "
                                   f"docsys/build/drawings/labels.yml (known: {known})")
-        return self.table[key].format(**values)
+        return table[name].format(**values)
 
 
 @functools.cache

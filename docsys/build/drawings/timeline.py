@@ -5,9 +5,9 @@ Data (times in `unit` from the start of what is shown; strings in spans are name
     {"unit": "ms",
      "panels": [                                     # or the keys of one panel at the top level
        {"title": "num_workers=2",                    # optional, drawn as it is
-        "lanes": [{"lane": "worker", "index": 0,     # a key of labels.yml; index and rank optional
+        "lanes": [{"lane": "worker", "index": 0,     # a key of labels.yml's lanes; index, rank optional
                    "rank": 0,
-                   "spans": [[start, end, "load", "batch 0"], ...]}],   # kind: a key of labels.yml
+                   "spans": [[start, end, "load", "batch 0"], ...]}],   # kind: a key of its spans
         "links": [[lane, span, lane, span], ...],    # optional: an arrow from a span's start to another's
         "idle": true}]}                              # optional: shade each lane's gaps (a bubble)
 
@@ -24,7 +24,8 @@ from docsys.build.drawings import COLORS, GRID, INK, MUTED, NUMBER, FigureDataEr
 # One colour per kind of span, the same in every figure of the site.
 KIND_COLORS = {
     "profiler_step": COLORS[7], "region": COLORS[2], "operator": COLORS[4],
-    "gradient": COLORS[1], "bucket_allreduce": COLORS[3],
+    "forward": COLORS[0], "backward": COLORS[1], "optimizer": COLORS[2],
+    "allreduce": COLORS[3], "allgather": COLORS[4], "reducescatter": COLORS[3],
 }
 IDLE = "#bdbdbd"
 
@@ -68,7 +69,7 @@ def draw(data: object, words: Words) -> Figure:
 
 
 def _lane_name(lane: dict, words: Words) -> str:
-    name = words(lane["lane"], index=lane.get("index", ""))
+    name = words(f"lanes.{lane['lane']}", index=lane.get("index", ""))
     return words("rank_lane", rank=lane["rank"], lane=name) if "rank" in lane else name
 
 
@@ -86,7 +87,7 @@ def _panel(axes, panel: dict, words: Words, kinds: dict[str, str], end: float) -
         height = 0.72 / (max(rows, default=0) + 1)
         by_kind: dict[tuple[str, int], list[tuple[float, float]]] = {}
         for (start, stop, kind, *label), sub in zip(lane["spans"], rows, strict=True):
-            kinds.setdefault(kind, words(kind))
+            kinds.setdefault(kind, words(f"spans.{kind}"))
             by_kind.setdefault((kind, sub), []).append((start, max(stop - start, end * 0.002)))
             text = label[0] if label else ""
             if text and (stop - start) * px_per_unit > 6.2 * len(text) + 4:
