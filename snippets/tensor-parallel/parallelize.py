@@ -1,6 +1,7 @@
 # marks: distributed
 # timeout: 120
 # launch: torchrun --standalone --nproc-per-node=2
+# figure: shards=placements
 import gc
 import os
 
@@ -39,6 +40,14 @@ model = parallelize_module(model, mesh, {"up": ColwiseParallel(), "down": Rowwis
 
 for name, param in model.named_parameters():
     print(f"{name:<12} {param.placements!s:<16} global {tuple(param.shape)} local {tuple(param.to_local().shape)}")
+
+local_shapes = [None] * world_size
+dist.gather_object({name: list(p.to_local().shape) for name, p in model.named_parameters()},
+                   local_shapes if dist.get_rank() == 0 else None)
+if dist.get_rank() == 0:
+    shards = [{"name": name, "shape": list(p.shape), "placement": repr(p.placements[0]),
+               "dim": getattr(p.placements[0], "dim", None), "local": [ranks[name] for ranks in local_shapes]}
+              for name, p in model.named_parameters()]
 
 torch.manual_seed(1)
 x = torch.randn(4, 16, device=device)
