@@ -26,6 +26,7 @@ KIND_COLORS = {
     "profiler_step": COLORS[7], "region": COLORS[2], "operator": COLORS[4],
     "forward": COLORS[0], "backward": COLORS[1], "optimizer": COLORS[2],
     "allreduce": COLORS[3], "allgather": COLORS[4], "reducescatter": COLORS[3],
+    "load": COLORS[1], "step": COLORS[0],
 }
 IDLE = "#bdbdbd"
 
