@@ -176,11 +176,16 @@ def recorded_data(snippet: Snippet, var: str, ref: str) -> object | None:
     return json.loads(text)
 
 
-def cached_svg(kind: str, data: object, lang: str, cache_root: Path) -> tuple[Path, bool]:
-    """The SVG of a figure from the cache, drawing it first if missing; (path, drawn?)."""
+def cache_path(kind: str, data: object, lang: str, cache_root: Path) -> Path:
+    """Where a figure's SVG is cached: named by a hash of what it is drawn from."""
     source = json.dumps(data, sort_keys=True, ensure_ascii=False)
     key = hashlib.sha256("\0".join([kind, lang, source, drawings.code_hash()]).encode()).hexdigest()[:24]
-    svg = cache_root / f"{key}.svg"
+    return cache_root / f"{key}.svg"
+
+
+def cached_svg(kind: str, data: object, lang: str, cache_root: Path) -> tuple[Path, bool]:
+    """The SVG of a figure from the cache, drawing it first if missing; (path, drawn?)."""
+    svg = cache_path(kind, data, lang, cache_root)
     if svg.exists():
         return svg, False
     content = drawings.render(kind, data, lang)

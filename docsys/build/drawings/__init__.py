@@ -58,6 +58,12 @@ RC = {
 }
 
 
+def text_on(color: str) -> str:
+    """Ink or white, whichever reads better on a fill colour (`#rrggbb`)."""
+    red, green, blue = (int(color[i:i + 2], 16) / 255 for i in (1, 3, 5))
+    return INK if 0.299 * red + 0.587 * green + 0.114 * blue > 0.5 else "white"
+
+
 class FigureDataError(ValueError):
     """The recorded data lacks what its kind draws (one line)."""
 

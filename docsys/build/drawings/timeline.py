@@ -19,14 +19,15 @@ from __future__ import annotations
 from matplotlib.figure import Figure
 from matplotlib.patches import Patch
 
-from docsys.build.drawings import COLORS, GRID, INK, MUTED, NUMBER, FigureDataError, Words, need
+from docsys.build.drawings import COLORS, GRID, INK, MUTED, NUMBER, FigureDataError, Words, need, text_on
 
+PURPLE = "#7b3f94"
 # One colour per kind of span, the same in every figure of the site.
 KIND_COLORS = {
     "profiler_step": COLORS[7], "region": COLORS[2], "operator": COLORS[4],
     "forward": COLORS[0], "backward": COLORS[1], "optimizer": COLORS[2],
-    "allreduce": COLORS[3], "allgather": COLORS[4], "reducescatter": COLORS[3],
-    "load": COLORS[1], "step": COLORS[0],
+    "allreduce": COLORS[3], "allgather": COLORS[3], "reducescatter": PURPLE,
+    "load": COLORS[1], "step": COLORS[0], "launch": COLORS[5], "sync": COLORS[7], "kernel": COLORS[2],
 }
 IDLE = "#bdbdbd"
 
@@ -93,7 +94,7 @@ def _panel(axes, panel: dict, words: Words, kinds: dict[str, str], end: float) -
             text = label[0] if label else ""
             if text and (stop - start) * px_per_unit > 6.2 * len(text) + 4:
                 axes.text((start + stop) / 2, y + 0.36 - (sub + 0.5) * height, text, ha="center", va="center",
-                          fontsize=8 if height > 0.5 else 7, color="white")
+                          fontsize=8 if height > 0.5 else 7, color=text_on(KIND_COLORS.get(kind, COLORS[7])))
         for (kind, sub), bars in by_kind.items():  # one path per colour and row: a small SVG
             axes.broken_barh(bars, (y + 0.36 - (sub + 1) * height, height), facecolor=KIND_COLORS.get(kind, COLORS[7]),
                              edgecolor="white", linewidth=0.4)

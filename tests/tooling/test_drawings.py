@@ -1,0 +1,105 @@
+"""docsys.build.drawings: each figure kind draws its data as a small, deterministic SVG with text as text,
+in every language, and names what is missing from data it cannot draw."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from docsys.build import drawings
+from docsys.build.drawings import FigureDataError, Words, languages, render
+from docsys.build.drawings.timeline import _gaps, _rows
+
+SPANS = [[0.0, 2.0, "forward", "F0"], [2.0, 5.5, "backward", "B0"]]
+SAMPLES = {
+    "float_formats": [
+        {"dtype": "torch.float16", "bits": 16, "exponent": 5, "mantissa": 10, "max": 65504.0,
+         "tiny": 6.1e-05, "eps": 0.000977},
+        {"dtype": "torch.bfloat16", "bits": 16, "exponent": 8, "mantissa": 7, "max": 3.39e38,
+         "tiny": 1.18e-38, "eps": 0.0078},
+    ],
+    "timeline": {"unit": "ms", "panels": [
+        {"title": "num_workers=1", "idle": True, "lanes": [
+            {"lane": "main", "spans": [[1.0, 3.0, "step"]]},
+            {"lane": "worker", "index": 0, "spans": [[0.0, 1.0, "load"], [0.5, 2.0, "load", "overlaps"]]}]},
+        {"lanes": [{"lane": "stage", "index": 0, "rank": 1, "spans": SPANS},
+                   {"lane": "device", "spans": [[2.5, 6.0, "kernel"]]}], "links": [[0, 0, 1, 0]]},
+    ]},
+    "memory_bars": {"unit": "MiB", "ranks": [
+        {"parameters": 1.5, "gradients": 1.5, "optimizer_state": 3.0, "peak": 9.4}]},
+    "placements": [
+        {"name": "up.weight", "shape": [8, 4], "placement": "Shard(dim=0)", "dim": 0, "local": [[4, 4], [4, 4]]},
+        {"name": "down.bias", "shape": [4], "placement": "Replicate()", "dim": None, "local": [[4], [4]]},
+    ],
+}
+WORDS = {  # a word of each kind's labels that its sample must show, per language
+    "float_formats": {"en": "exponent", "zh": "指数位"},
+    "timeline": {"en": "worker 0", "zh": "主进程"},
+    "memory_bars": {"en": "optimizer state", "zh": "优化器状态"},
+    "placements": {"en": "every rank holds all of it", "zh": "每个 rank 都持有完整副本"},
+}
+
+
+def _keys(table: dict, prefix: str = "") -> dict[str, str]:
+    flat = {}
+    for key, value in table.items():
+        if isinstance(value, dict):
+            flat |= _keys(value, f"{prefix}{key}.")
+        else:
+            flat[prefix + key] = value
+    return flat
+
+
+def test_every_label_exists_in_every_language_with_the_same_placeholders():
+    table = drawings._labels()
+    en = _keys(table["en"])
+    assert set(table["en"]) <= set(drawings.KINDS)
+    for lang in languages():
+        other = _keys(table[lang])
+        assert set(other) == set(en), f"{lang}: keys differ: {sorted(set(other) ^ set(en))}"
+        for key, text in en.items():
+            assert set(re.findall(r"\{(\w+)\}", other[key])) == set(re.findall(r"\{(\w+)\}", text)), (lang, key)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("kind", sorted(SAMPLES))
+def test_each_kind_draws_a_small_deterministic_svg_with_text_as_text(kind, lang):
+    svg = render(kind, SAMPLES[kind], lang)
+    assert svg == render(kind, SAMPLES[kind], lang)  # fixed ids, no date: the same data, the same bytes
+    text = svg.decode()
+    assert text.startswith("<?xml") and "<!--" not in text and "<metadata" not in text
+    assert f">{WORDS[kind][lang]}</text>" in text  # searchable, crisp text, in the page's language
+    assert len(svg) < 100_000 and "<image" not in text
+
+
+@pytest.mark.parametrize(("kind", "data", "message"), [
+    ("float_formats", [], "data is not a non-empty list of formats"),
+    ("float_formats", [{**SAMPLES["float_formats"][0], "mantissa": 9}], "1 + exponent + mantissa is not bits"),
+    ("float_formats", [{**SAMPLES["float_formats"][0], "bits": True}], "data[0].bits is bool, not int"),
+    ("timeline", {"lanes": []}, "data has no 'unit'"),
+    ("timeline", {"unit": "ms", "lanes": [{"lane": "main", "spans": [[0, "1", "step"]]}]},
+     "panels[0].lanes[0].spans[0] is not [start, end, kind, label]"),
+    ("timeline", {"unit": "ms", "lanes": [{"lane": "main", "spans": [[0, 1, "stpe"]]}]},
+     "no en label 'spans.stpe' for timeline figures"),
+    ("memory_bars", {"unit": "MiB", "ranks": [{"parameters": 1}]}, "ranks[0] has no 'gradients'"),
+    ("placements", [{**SAMPLES["placements"][0], "local": [[3, 4], [4, 4]]}],
+     "data[0]: the local sizes along dim 0 do not add up to the shape"),
+    ("stage_charts", {}, "unknown figure kind 'stage_charts'"),
+], ids=["no-formats", "bits-do-not-add-up", "bool-is-not-int", "no-unit", "span-not-a-span", "unknown-span-kind",
+        "missing-part", "shards-do-not-add-up", "unknown-kind"])
+def test_data_a_kind_cannot_draw_is_named_in_one_line(kind, data, message):
+    with pytest.raises(FigureDataError, match=re.escape(message)) as error:
+        render(kind, data, "en")
+    assert "\n" not in str(error.value)
+
+
+def test_spans_that_overlap_in_time_get_rows_of_their_own_and_gaps_are_the_idle_time():
+    spans = [[0, 4, "load"], [1, 2, "load"], [2, 3, "load"], [5, 6, "load"]]
+    assert _rows(spans) == [0, 1, 1, 0]
+    assert _gaps([[1, 2, "step"], [3, 4, "step"]], 0, 6) == [(0, 1), (2, 1), (4, 2)]
+
+
+def test_words_fill_placeholders_and_fall_back_to_english():
+    assert Words("timeline", "zh")("lanes.worker", index=1) == "worker 1"
+    assert Words("timeline", "fr")("lanes.stage", index=0) == "stage 0"
