@@ -25,6 +25,7 @@ import logging
 import os
 import re
 import tempfile
+from html import escape
 from pathlib import Path, PurePosixPath
 from types import SimpleNamespace
 
@@ -110,6 +111,7 @@ def on_page_content(html: str, page, config: MkDocsConfig, files: Files) -> str:
         return html
     source = _paths.sources / f"{PurePosixPath(page.file.src_uri).stem}.py"
     html = _with_stamp(html, source, page_lang(page.file.src_uri))
+    html = _with_alt_text(html, source, page_lang(page.file.src_uri))
     ids = heading_ids(notebook.read(source))
     headings, toc = list(_HEADING_RE.finditer(html)), list(_flatten(page.toc))
     if not len(headings) == len(toc) == len(ids):
@@ -132,6 +134,25 @@ def _with_stamp(html: str, source: Path, lang: str) -> str:
     return html if end < 0 or stamp_html is None else html[: end + 5] + stamp_html + html[end + 5 :]
 
 
+def _with_alt_text(html: str, source: Path, lang: str) -> str:
+    """Each output image's alt text, in the page's language, from its code cell in the source
+    (`# %% alt_en="..." alt_zh="..."`): nbconvert gives every output image the same placeholder.
+    An image without one is a build warning."""
+    out = notebook.output_path(source)
+    if not out.exists():
+        return html
+    code = [cell for cell in notebook.read(source).cells if cell.cell_type == "code"]
+    run = nbformat.read(out, as_version=4)
+    alts = [cell.metadata.get(f"alt_{lang}") for cell, ran in zip(code, run.cells, strict=False)
+            for output in ran.get("outputs", []) if _IMAGE_TYPES & set(output.get("data", {}))]
+    if html.count(_NO_ALT) != len(alts) or not all(alts):
+        log.warning(f"notebooks: {source.name}: an output image has no {lang} alt text; give its code cell "
+                    f'one: `# %% alt_en="..." alt_zh="..."`')
+        return html
+    texts = iter(alts)
+    return re.sub(re.escape(_NO_ALT), lambda _: f'alt="{escape(next(texts))}"', html)
+
+
 def on_post_page(output: str, page, config: MkDocsConfig) -> str:
     """Move mkdocs-jupyter's inline stylesheets (~580 KB per page) into one cached file."""
     if not page.file.src_uri.endswith(".ipynb"):
@@ -144,6 +165,8 @@ def on_post_page(output: str, page, config: MkDocsConfig) -> str:
 _HEADING_RE = re.compile(r'<h(?P<level>[1-6])(?P<attrs>[^>]*?) id="[^"]*"(?P<body>.*?)</h(?P=level)>', re.S)
 _ANCHOR_LINK_TAG_RE = re.compile(r'<a class="anchor-link"[^>]*>.*?</a>', re.S)
 _ANCHOR_LINK_RE = re.compile(r'(<a class="anchor-link" href=")#[^"]*(")')
+_NO_ALT = 'alt="No description has been provided for this image"'  # nbconvert's placeholder
+_IMAGE_TYPES = {"image/svg+xml", "image/png", "image/jpeg"}
 _STYLE_RE = re.compile(r"<style[^>]*>(?P<css>(?:(?!</style>).){4096,}?)</style>", re.S)
 
 

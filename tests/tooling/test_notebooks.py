@@ -76,3 +76,36 @@ def test_a_missing_or_stale_recording_is_a_build_warning(tmp_path, caplog):
     source.with_suffix(".out.ipynb").write_text(nbformat.writes(run), encoding="utf-8")
     source.with_suffix(".record.json").write_text('{"source_sha256": "old"}', encoding="utf-8")
     assert recorded(source) is not None and "small.py changed since it was recorded" in caplog.text
+
+
+PLOT = SOURCE.replace("# %%\nprint(1 + 1)\n", '# %% alt_en="A bar chart" alt_zh="一张柱状图"\nprint(1 + 1)\n')
+PLACEHOLDER = '<img alt="No description has been provided for this image" src="data:image/svg+xml;base64,PHN2Zy8+">'
+
+
+def _recorded_plot(tmp_path, source_text: str):
+    source = tmp_path / "plot.py"
+    source.write_text(source_text, encoding="utf-8")
+    code = [cell for cell in jupytext.reads(source_text, fmt="py:percent").cells if cell.cell_type == "code"]
+    code[0].outputs = [nbformat.v4.new_output("display_data", data={"image/svg+xml": "<svg/>"})]
+    run = nbformat.v4.new_notebook(cells=code)
+    source.with_suffix(".out.ipynb").write_text(nbformat.writes(run), encoding="utf-8")
+    return source
+
+
+def test_output_images_get_their_code_cells_alt_text_in_each_language(tmp_path):
+    from docsys.build.notebooks import _with_alt_text
+
+    source = _recorded_plot(tmp_path, PLOT)
+    page = f"<div>{PLACEHOLDER}</div>"
+    assert _with_alt_text(page, source, "en") == page.replace("No description has been provided for this image",
+                                                              "A bar chart")
+    assert 'alt="一张柱状图"' in _with_alt_text(page, source, "zh")
+
+
+def test_an_output_image_without_alt_text_is_a_build_warning(tmp_path, caplog):
+    from docsys.build.notebooks import _with_alt_text
+
+    source = _recorded_plot(tmp_path, SOURCE)
+    page = f"<div>{PLACEHOLDER}</div>"
+    assert _with_alt_text(page, source, "zh") == page
+    assert 'plot.py: an output image has no zh alt text; give its code cell one: `# %% alt_en="..."' in caplog.text

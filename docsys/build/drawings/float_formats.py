@@ -9,7 +9,7 @@ from __future__ import annotations
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
-from docsys.build.drawings import COLORS, GRID, MUTED, NUMBER, FigureDataError, Words, need
+from docsys.build.drawings import COLORS, GRID, MUTED, NUMBER, FigureDataError, Words, need, text_on
 
 PARTS = (("sign", COLORS[5]), ("exponent", COLORS[0]), ("mantissa", COLORS[1]))
 
@@ -48,7 +48,7 @@ def _bits(axes, formats: list[dict], words: Words) -> None:
             for bit in range(start + 1, start + count):
                 axes.plot([bit, bit], [y - 0.35, y + 0.35], color="white", linewidth=0.6)
             if count > 1:
-                axes.text(start + count / 2, y, str(count), ha="center", va="center", color="white",
+                axes.text(start + count / 2, y, str(count), ha="center", va="center", color=text_on(color),
                           fontsize=9, fontweight="bold", bbox={"facecolor": color, "edgecolor": "none", "pad": 1})
             start += count
     axes.set_xlim(0, width)
