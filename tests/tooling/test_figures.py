@@ -105,7 +105,7 @@ def _unknown_lane(root: Path) -> None:
 
 
 def _not_a_timeline(root: Path) -> None:
-    _rerecord(root, SNIPPET.replace('"unit": "ms", ', ""))
+    _rerecord(root, SNIPPET.replace('"unit": "ms",', ""))
 
 
 def _unknown_kind(root: Path) -> None:
