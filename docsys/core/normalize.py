@@ -12,7 +12,8 @@ Two steps, both applied to every run (recording and test alike):
    files inside torch (they move between releases), the time/pid prefix of torch's C++ and
    torchrun log lines (`W1130 18:43:20.103000 8788 torch/distributed/run.py:874] `, and the `V` of
    the debug-level lines that TORCH_LOGS artifacts print) and of the
-   profiler's (`USDT:2026-11-30 18:53:00 15048:15048 SyncActivityProfilerHandler.cpp:52] `), and the
+   profiler's (`USDT:2026-11-30 18:53:00 15048:15048 SyncActivityProfilerHandler.cpp:52] `), also
+   after a launched rank's `[rankN] ` prefix, and the
    numeric cells of a benchmark table (a Markdown table whose first column is `variant`)
    become placeholders; trailing whitespace is dropped.
 
@@ -37,8 +38,10 @@ _STDLIB = re.compile(r"(?:/[^\s:\"'()]+)?/lib/python3\.\d+/")
 _TRIGGERED = re.compile(r"(Triggered internally at )[^\s()]*?/((?:aten|c10|torch)/src/|torch/csrc/)")
 _VOLATILE = (
     (re.compile(r"\b0x[0-9a-fA-F]{6,}\b"), "0x<addr>"),
-    (re.compile(r"^[IWEFV]\d{4} \d\d:\d\d:\d\d\.\d+ +\d+ (\S+?):\d+\] ", re.M), r"<log> \1:<line>] "),
-    (re.compile(r"^USDT:\d{4}-\d\d-\d\d \d\d:\d\d:\d\d \d+:\d+ (\S+?):\d+\] ", re.M), r"USDT:<log> \1:<line>] "),
+    (re.compile(r"^(\[rank\d+\] )?[IWEFV]\d{4} \d\d:\d\d:\d\d\.\d+ +\d+ (\S+?):\d+\] ", re.M),
+     r"\1<log> \2:<line>] "),
+    (re.compile(r"^(\[rank\d+\] )?USDT:\d{4}-\d\d-\d\d \d\d:\d\d:\d\d \d+:\d+ (\S+?):\d+\] ", re.M),
+     r"\1USDT:<log> \2:<line>] "),
     (re.compile(r"(\.\.\./(?:site-packages|lib/python3)/\S+?\.py):\d+"), r"\1:<line>"),
     (re.compile(r"(\.\.\./(?:aten|c10|torch)/\S+?\.(?:h|cpp|cu)):\d+"), r"\1:<line>"),
     (re.compile(r"\b\d+(?:\.\d+)?(?:e[-+]?\d+)?\s?(?:ns|us|µs|ms|s)\b"), "<time>"),

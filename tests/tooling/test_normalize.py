@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from docsys.core.normalize import diff, normalize, normalize_dot, portable
+from docsys.core.normalize import diff, normalize, normalize_dot, portable, shape_difference
 
 
 def test_portable_rewrites_this_machines_paths(tmp_path):
@@ -35,6 +35,23 @@ def test_volatile_parts_are_masked_and_nothing_else():
     debug = "V1130 20:18:39.874000 4065 torch/_dynamo/guards.py:5396] [2/1] [__recompiles] Recompiling"
     assert normalize(debug) == normalize(debug.replace("20:18:39.874000 4065", "08:01:02.000003 77"))
     assert normalize("| x | 1 |") != normalize("| x | 2 |"), "only tables whose first column is `variant` are masked"
+
+
+def test_log_prefixes_are_masked_after_a_ranks_prefix_too():
+    a = "[rank0] USDT:2026-11-30 20:52:24 7086:7086 SyncActivityProfilerHandler.cpp:52] profiler_start\n"
+    b = "[rank0] USDT:2026-12-01 09:05:51 20116:20116 SyncActivityProfilerHandler.cpp:57] profiler_start\n"
+    assert normalize(a) == normalize(b) == "[rank0] USDT:<log> SyncActivityProfilerHandler.cpp:<line>] profiler_start"
+    assert normalize(a) != normalize(b.replace("[rank0]", "[rank1]"))
+    assert normalize("[rank1] W1130 18:43:20.103000 8788 x.py:874] hi") == "[rank1] <log> x.py:<line>] hi"
+
+
+def test_figure_data_is_compared_by_its_shape_numbers_masked():
+    recorded = {"unit": "ms", "lanes": [{"lane": "main", "spans": [[0.5, 2.25, "step"]]}]}
+    assert shape_difference(recorded, {"unit": "ms", "lanes": [{"lane": "main", "spans": [[7, 9.5, "step"]]}]}) is None
+    assert shape_difference(recorded, {"unit": "ms", "lanes": []}) == "$.lanes: 0 items now, 1 recorded"
+    assert shape_difference(recorded, {"unit": "us", "lanes": recorded["lanes"]}) == "$.unit: 'us' now, 'ms' recorded"
+    assert shape_difference([True], [1]) == "$[0]: a number now, bool recorded"
+    assert shape_difference({"a": 1}, {"b": 1}) == "$: keys ['b'] now, ['a'] recorded"
 
 
 def test_diff_names_the_changed_line():
