@@ -21,7 +21,7 @@ from docsys.core.text import fences, headings, inside_fences, sections, tokens
 _INLINE_CODE = re.compile(r"(`+)(?:(?!\1).)+?\1")
 _COMMENT = re.compile(r"<!--.*?-->", re.S)
 _MD_LINK = re.compile(r"(?<![!\\])\[(?:[^\[\]]|\[[^\]]*\])*\]\(\s*<?(?P<url>[^)\s>]+)>?(?:\s+[\"'][^\"']*[\"'])?\s*\)")
-_MD_IMAGE = re.compile(r"!\[(?:[^\[\]]|\[[^\]]*\])*\]\(\s*<?(?P<url>[^)\s>]+)>?(?:\s+[\"'][^\"']*[\"'])?\s*\)")
+_MD_IMAGE = re.compile(r"!\[(?:[^\[\]]|\[[^\]]*\])*\]\(\s*<?(?P<url>[^)\s>]+)>?(?:\s+(?:\"[^\"]*\"|'[^']*'))?\s*\)")
 _REF_DEF = re.compile(r"^ {0,3}\[[^\]]+\]:[ \t]*<?(?P<url>\S+?)>?(?:\s|$)", re.M)
 _AUTOLINK = re.compile(r"<(?P<url>https?://[^>\s]+)>")
 _HTML_HREF = re.compile(r"<a\b[^>]*\bhref=[\"'](?P<url>[^\"']+)[\"']", re.I)
@@ -65,7 +65,8 @@ def links(text: str) -> dict[str, Counter]:
 
 
 def figures(text: str) -> list[str]:
-    """Image sources in page order: pictures, and graphs drawn at build time (`graph:<snippet>#<var>`)."""
+    """Image sources in page order: pictures, and graphs and figures drawn at build time
+    (`graph:<snippet>#<var>`, `figure:<snippet>#<var>`)."""
     prose = "\n".join(_prose(text.split("\n")))
     found = [(m.start(), m["url"]) for p in (_MD_IMAGE, _HTML_IMG) for m in p.finditer(prose)]
     return [url for _, url in sorted(found)]

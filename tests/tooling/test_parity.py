@@ -125,3 +125,8 @@ def test_a_figure_or_admonition_changed_in_the_translation(docs, old, new, expec
 def test_a_link_or_image_whose_text_runs_over_two_lines_is_still_seen():
     en = "# T { #t }\n\nSee [the first\nsection](#t) and ![a long\nalt text](x.svg).\n"
     assert dict(links(en)["t"]) == {"#t": 1} and figures(en) == ["x.svg"]
+
+
+def test_an_image_whose_title_holds_the_other_quote_is_still_seen():
+    en = '![Bits](figure:mp/f.py#formats "float32\'s exponent") ![Ranges](r.svg \'a "quoted" word\')\n'
+    assert figures(en) == ["figure:mp/f.py#formats", "r.svg"]
