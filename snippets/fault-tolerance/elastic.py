@@ -18,7 +18,8 @@ def worker():
     dist.init_process_group("gloo")
     world_size = dist.get_world_size()
     with open("progress.txt", "a") as progress:
-        progress.write(f"world size {world_size}: rank {dist.get_rank()} started\n")
+        restarts = os.environ["TORCHELASTIC_RESTART_COUNT"]
+        progress.write(f"world size {world_size}: rank {dist.get_rank()} started (restart count {restarts})\n")
     deadline = time.monotonic() + 60
     while world_size == 1 and time.monotonic() < deadline:
         dist.barrier()
