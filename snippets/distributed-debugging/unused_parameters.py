@@ -1,0 +1,82 @@
+# marks: distributed
+# launch: torchrun --standalone --nproc-per-node=2
+import contextlib
+import gc
+import os
+import re
+import sys
+import tempfile
+
+import torch
+import torch.distributed as dist
+from torch import nn
+from torch.nn.parallel import DistributedDataParallel as DDP
+
+local_rank = int(os.environ["LOCAL_RANK"])
+world_size = int(os.environ["WORLD_SIZE"])
+use_cuda = torch.cuda.is_available() and torch.cuda.device_count() >= world_size
+device = torch.device("cuda", local_rank) if use_cuda else torch.device("cpu")
+if use_cuda:
+    torch.cuda.set_device(device)
+dist.init_process_group("nccl" if use_cuda else "gloo", device_id=device if use_cuda else None)
+
+
+@contextlib.contextmanager
+def cpp_warnings_to_stdout():
+    """torch's C++ logger writes warnings to file descriptor 2 with a timestamp: collect them, print them without."""
+    sys.stderr.flush()
+    saved = os.dup(2)
+    with tempfile.TemporaryFile(mode="w+") as log:
+        os.dup2(log.fileno(), 2)
+        try:
+            yield
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+            log.seek(0)
+            for line in log:
+                print(re.sub(r"^\[rank\d+\]:\[W[\d :.]+ \S+\] ", "(C++ log) ", line.rstrip()))
+
+
+class TwoHeads(nn.Module):
+    def __init__(self, with_head_b=True):
+        super().__init__()
+        self.body = nn.Linear(8, 16)
+        self.head_a = nn.Linear(16, 1)
+        self.head_b = nn.Linear(16, 1) if with_head_b else None
+
+    def forward(self, x):
+        return self.head_a(torch.relu(self.body(x)))
+
+
+def train(label, x, with_head_b=True, **ddp_options):
+    torch.manual_seed(0)
+    model = DDP(TwoHeads(with_head_b).to(device), device_ids=[local_rank] if use_cuda else None, **ddp_options)
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    for step in range(3):
+        try:
+            optimizer.zero_grad()
+            model(x).pow(2).mean().backward()
+            optimizer.step()
+        except RuntimeError as error:
+            return print(f"{label}: step {step} raised RuntimeError:\n{error}")
+    head_b = "" if model.module.head_b is None else f", head_b.weight.grad = {model.module.head_b.weight.grad}"
+    print(f"{label}: 3 steps, body.weight[0, 0] = {model.module.body.weight[0, 0].item():.6f}{head_b}")
+
+
+torch.manual_seed(1 + dist.get_rank())
+x = torch.randn(4, 8, device=device)
+train("plain DDP", x)
+dist.set_debug_level(dist.DebugLevel.INFO)
+train("plain DDP, debug level INFO", x)
+dist.set_debug_level(dist.DebugLevel.OFF)
+train("find_unused_parameters=True", x, find_unused_parameters=True)
+train("static_graph=True", x, static_graph=True)
+train("without head_b", x, with_head_b=False)
+with cpp_warnings_to_stdout():
+    train("without head_b, find_unused_parameters=True", x, with_head_b=False, find_unused_parameters=True)
+
+del x
+gc.collect()
+dist.barrier()
+dist.destroy_process_group()

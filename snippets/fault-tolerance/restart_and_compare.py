@@ -1,0 +1,42 @@
+# marks: distributed slow
+# timeout: 280
+# launch: python
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import torch
+
+TRAIN = Path(__file__).with_name("train.py")
+
+
+def torchrun(name, *train_args, restarts=0):
+    """Launch train.py with torchrun; per-rank logs go to logs/<name>/<run id>/attempt_<n>/<rank>/."""
+    command = [sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc-per-node=2",
+               f"--max-restarts={restarts}", f"--log-dir=logs/{name}", "--redirects=3",
+               str(TRAIN), "--checkpoints", f"checkpoints/{name}", "--save-final", f"{name}.pt", *train_args]
+    env = {**os.environ, "TORCH_DISABLE_SHARE_RDZV_TCP_STORE": "1"}
+    job = subprocess.run(command, env=env, capture_output=True, text=True, timeout=90)
+    print(f"== {name}: torchrun exit status {job.returncode}")
+    logs = Path("logs", name).glob("*/attempt_*/*/std*.log")
+    for log in sorted(logs, key=lambda p: (p.parent.parent.name, int(p.parent.name), p.name != "stdout.log")):
+        lines = log.read_text().splitlines()
+        if log.name == "stderr.log":
+            lines = [line for line in lines[-1:] if "simulated crash" in line]
+        for line in lines:
+            print(f"{log.parent.parent.name}/rank {log.parent.name}: {line}")
+    return torch.load(f"{name}.pt")
+
+
+def same(a, b):
+    parameters = all(torch.equal(a["parameters"][k], b["parameters"][k]) for k in a["parameters"])
+    return parameters and torch.equal(a["losses"], b["losses"])
+
+
+uninterrupted = torchrun("uninterrupted")
+resumed = torchrun("resumed", "--crash-before-step", "7", restarts=1)
+broken = torchrun("broken", "--crash-before-step", "7", "--forget-rng-and-position", restarts=1)
+print("resumed == uninterrupted (parameters and final losses, bit for bit):", same(resumed, uninterrupted))
+print("broken resume == uninterrupted:", same(broken, uninterrupted))
+assert same(resumed, uninterrupted) and not same(broken, uninterrupted)

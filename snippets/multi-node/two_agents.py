@@ -1,0 +1,43 @@
+# marks: distributed slow
+# timeout: 200
+# launch: python
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+WORKER = Path(__file__).with_name("worker.py")
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def run_two_agents(form, rendezvous_options):
+    """Start two torchrun agents at once, as two hosts would; print their workers' lines in rank order."""
+    agents = []
+    for agent, options in enumerate(rendezvous_options):
+        command = [sys.executable, "-m", "torch.distributed.run", "--nnodes=2", "--nproc-per-node=1", *options,
+                   f"--log-dir=logs/{form}/agent{agent}", "--redirects=3", str(WORKER)]
+        agents.append(subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True))
+    try:
+        statuses = [agent.wait(timeout=90) for agent in agents]
+    finally:
+        for agent in agents:
+            agent.kill()
+            agent.wait()
+    print(f"== {form}: agents exited with {statuses}")
+    lines = [line for log in Path("logs", form).glob("agent*/*/attempt_0/*/stdout.log")
+             for line in log.read_text().splitlines()]
+    for line in sorted(lines, key=lambda line: int(line.split()[1])):
+        print(line)
+
+
+port = free_port()
+run_two_agents("static", [["--node-rank=0", "--master-addr=127.0.0.1", f"--master-port={port}"],
+                          ["--node-rank=1", "--master-addr=127.0.0.1", f"--master-port={port}"]])
+port = free_port()
+c10d = ["--rdzv-backend=c10d", f"--rdzv-endpoint=127.0.0.1:{port}", "--rdzv-id=two-agents-demo"]
+run_two_agents("c10d", [c10d, c10d])
