@@ -60,7 +60,7 @@ for _ in range(REPEATS):
 
 def median_iqr(samples):
     q1, median, q3 = statistics.quantiles(samples, n=4)
-    return f"{median:.1f} | {q3 - q1:.1f}"
+    return f"{median:.2f} | {q3 - q1:.2f}"
 
 
 print("threads: 1")
