@@ -94,8 +94,8 @@ class MLP(nn.Module):
         return self.out(x)
 
 
-def make_step(model, autocast_dtype=None):
-    optimizer = torch.optim.AdamW(model.parameters(), lr=1e-3)
+def make_step(model, autocast_dtype=None, fused=False):
+    optimizer = torch.optim.AdamW(model.parameters(), lr=1e-3, fused=fused)
     loss_fn = nn.CrossEntropyLoss()
 
     def step(x, y):
@@ -152,22 +152,30 @@ def timing_ms(fn, warmup: int = 2, repeats: int = REPEATS) -> tuple[float, float
     return statistics.median(times), q3 - q1
 
 
-def saved_activation_mib(forward, module) -> float:
-    """MiB of tensors the forward pass keeps for backward: each storage once, parameters left out
-    (they exist whether or not a graph is recorded)."""
+def saved_for_backward_mib(forward, module) -> tuple[float, float]:
+    """MiB of tensors the forward pass keeps for backward, each storage once, parameters left out
+    (they exist whether or not a graph is recorded): (activations, copies of weights). A saved
+    tensor shaped like a weight, or its transpose, is a copy of one, such as autocast's bfloat16
+    cast; no activation here has a weight's shape, because the batch is 128 and no layer is."""
     parameters = {p.untyped_storage().data_ptr() for p in module.parameters()}
-    storages = {}
+    weight_shapes = {tuple(p.shape) for p in module.parameters()} | {tuple(p.shape)[::-1] for p in module.parameters()}
+    activations, weight_copies = {}, {}
 
     def pack(tensor):
         storage = tensor.untyped_storage()
         if storage.data_ptr() not in parameters:
-            storages[storage.data_ptr()] = storage.nbytes()
+            kind = weight_copies if tuple(tensor.shape) in weight_shapes else activations
+            kind[storage.data_ptr()] = storage.nbytes()
         return tensor
 
     with torch.autograd.graph.saved_tensors_hooks(pack, lambda tensor: tensor):
         output = forward()
     output.sum().backward()
-    return sum(storages.values()) / 2**20
+    return sum(activations.values()) / 2**20, sum(weight_copies.values()) / 2**20
+
+
+def saved_activation_mib(forward, module) -> float:
+    return saved_for_backward_mib(forward, module)[0]
 
 
 step = make_step(model)
@@ -270,12 +278,14 @@ results += [(f"DataLoader, {w} workers", "load one batch", ms, iqr, 0.0) for w, 
 # operations stay in float32. bfloat16 has float32's exponent range, so no gradient scaler
 # is needed. Whether it is *faster* depends on the hardware: GPUs with tensor cores and CPUs
 # with native bfloat16 instructions gain; other CPUs may get slower — see
-# [Mixed precision](../../mixed-precision/).
+# [Mixed precision](../../mixed-precision/). Memory has two sides: the activations are kept in
+# bfloat16, but autocast also keeps, for the backward pass, the bfloat16 copy of each weight it
+# cast in the forward pass. The cell counts the two apart.
 
 # %% [markdown] lang="zh"
 # ## 阶段 4：bfloat16 自动混合精度
 #
-# 在 `torch.autocast` 下，矩阵乘法以 bfloat16 运行，对精度敏感的运算仍保持 float32。bfloat16 的指数范围与 float32 相同，因此不需要梯度缩放。它是否*更快*取决于硬件：有 Tensor Core 的 GPU 和支持原生 bfloat16 指令的 CPU 会受益，其他 CPU 反而可能变慢——参见[混合精度](../../mixed-precision/)。
+# 在 `torch.autocast` 下，矩阵乘法以 bfloat16 运行，对精度敏感的运算仍保持 float32。bfloat16 的指数范围与 float32 相同，因此不需要梯度缩放。它是否*更快*取决于硬件：有 Tensor Core 的 GPU 和支持原生 bfloat16 指令的 CPU 会受益，其他 CPU 反而可能变慢——参见[混合精度](../../mixed-precision/)。内存有两面：激活值以 bfloat16 保存，但 autocast 还会为反向传播留下它在前向传播中转换出来的每个权重的 bfloat16 副本。下面的单元格把两者分开统计。
 
 # %%
 bf16_step = make_step(model, autocast_dtype=torch.bfloat16)
@@ -287,12 +297,60 @@ def bf16_forward():
         return model(x)
 
 
-bf16_mib = saved_activation_mib(bf16_forward, model)
-print(f"bf16 autocast: {bf16_ms:.1f} ms per step ({bf16_ms / baseline_ms:.2f}x the baseline's time), {bf16_mib:.2f} MiB")
+bf16_mib, bf16_weight_copies_mib = saved_for_backward_mib(bf16_forward, model)
+print(f"bf16 autocast: {bf16_ms:.1f} ms per step ({bf16_ms / baseline_ms:.2f}x the baseline's time)")
+print(f"kept for backward: {bf16_mib:.2f} MiB of activations (baseline {baseline_mib:.2f} MiB), "
+      f"and {bf16_weight_copies_mib:.2f} MiB of bfloat16 weight copies")
 results.append(("bf16 autocast", "train step", bf16_ms, bf16_iqr, bf16_mib))
 
 # %% [markdown] lang="en"
-# ## Stage 5 — `torch.compile`
+# ## Stage 5 — a fused optimizer
+#
+# `AdamW` updates every parameter tensor with a handful of elementwise operations. By default
+# (`foreach`) it runs each operation once over all tensors; with `fused=True` one kernel does
+# the whole update, on the CPU as on a GPU — see [Optimizers](../../optimizers/). The
+# arithmetic is the same, so the step changes only in how long the update takes.
+
+# %% [markdown] lang="zh"
+# ## 阶段 5：融合优化器
+#
+# `AdamW` 对每个参数张量执行若干个逐元素运算。默认（`foreach`）时，每个运算对所有张量执行一次；`fused=True` 时，整个更新由一个内核完成，CPU 和 GPU 上都是如此——参见[优化器](../../optimizers/)。算术完全相同，所以训练步中变的只是更新所花的时间。
+
+# %%
+fused_model = MLP().to(device)
+fused_model.load_state_dict(model.state_dict())
+fused_step = make_step(fused_model, fused=True)
+fused_ms, fused_iqr = timing_ms(lambda: fused_step(x, y))
+print(f"fused AdamW: {fused_ms:.1f} ms per step ({fused_ms / baseline_ms:.2f}x the baseline's time)")
+results.append(("fused AdamW", "train step", fused_ms, fused_iqr, baseline_mib))
+
+# %% [markdown] lang="en"
+# ## Stage 6 — TF32 matrix multiplications (CUDA only)
+#
+# On an NVIDIA GPU since Ampere, float32 matrix multiplications can run on Tensor Cores in
+# TF32, which keeps float32's range and 10 bits of its mantissa. PyTorch leaves it off for
+# matrix multiplications; one setting turns it on — see
+# [float32 matmul precision](../../matmul-precision/). The setting does nothing on the CPU, so this
+# stage runs only where the notebook found a GPU.
+
+# %% [markdown] lang="zh"
+# ## 阶段 6：TF32 矩阵乘法（仅 CUDA）
+#
+# 在 Ampere 及更新的 NVIDIA GPU 上，float32 矩阵乘法可以用 TF32 在 Tensor Core 上运行：保留 float32 的数值范围和 10 位尾数。PyTorch 默认不对矩阵乘法开启它，一个设置就能打开——参见[矩阵乘法精度](../../matmul-precision/)。这个设置在 CPU 上不起作用，所以这一阶段只在 notebook 找到 GPU 时运行。
+
+# %%
+if device.type == "cuda":
+    default_precision = torch.backends.cuda.matmul.fp32_precision
+    torch.backends.cuda.matmul.fp32_precision = "tf32"
+    tf32_ms, tf32_iqr = timing_ms(lambda: step(x, y))
+    torch.backends.cuda.matmul.fp32_precision = default_precision
+    print(f"TF32: {tf32_ms:.1f} ms per step ({tf32_ms / baseline_ms:.2f}x the baseline's time)")
+    results.append(("TF32 matmuls", "train step", tf32_ms, tf32_iqr, baseline_mib))
+else:
+    print(f"TF32: not measured, the device is {device.type}")
+
+# %% [markdown] lang="en"
+# ## Stage 7 — `torch.compile`
 #
 # `torch.compile` captures the model into graphs and generates fused kernels for them. The
 # first call pays for compilation; later calls run the compiled code. Both costs are measured
@@ -303,7 +361,7 @@ results.append(("bf16 autocast", "train step", bf16_ms, bf16_iqr, bf16_mib))
 # runs in optimized libraries.
 
 # %% [markdown] lang="zh"
-# ## 阶段 5：`torch.compile`
+# ## 阶段 7：`torch.compile`
 #
 # `torch.compile` 把模型捕获成图，并为其生成融合内核。第一次调用要付出编译开销，之后的调用运行编译好的代码。这两部分开销都做了测量——参见 [torch.compile](../../torch-compile/)。如果这台机器以前编译过同一个模型，Inductor 的磁盘缓存会让第一次调用便宜得多。编译后的训练步是否更快取决于模型：融合省下的是小运算之间的内存读写，而这个模型的时间主要花在矩阵乘法上，eager 模式本来就用优化过的库来执行它们。
 
@@ -320,14 +378,14 @@ print(f"compiled: {compiled_ms:.1f} ms per step ({compiled_ms / baseline_ms:.2f}
 results.append(("torch.compile", "train step", compiled_ms, compiled_iqr, float("nan")))
 
 # %% [markdown] lang="en"
-# ## Stage 6 — activation checkpointing
+# ## Stage 8 — activation checkpointing
 #
 # Checkpointing trades compute for memory: inside each checkpointed block, activations are
 # not kept for backward but recomputed when needed. Only each block's input is saved. Expect
 # less activation memory and a slower step — see [Saving memory](../../memory-saving/).
 
 # %% [markdown] lang="zh"
-# ## 阶段 6：激活检查点
+# ## 阶段 8：激活检查点
 #
 # 激活检查点用计算换内存：每个被检查点包裹的块内部不为反向传播保留激活值，而是在需要时重新计算，只保存每个块的输入。预期激活值占用的内存会减少，训练步会变慢——参见[节省内存](../../memory-saving/)。
 
@@ -345,13 +403,15 @@ results.append(("activation checkpointing", "train step", checkpointed_ms, check
 # ## All stages, from this run
 #
 # Each row was measured above, in this execution of the notebook. "Saved activations" is the
-# memory a forward pass keeps for backward, counted with `saved_tensors_hooks` (it is not
-# measured for the compiled model, whose generated code saves what it chooses).
+# activation memory a forward pass keeps for backward, counted with `saved_tensors_hooks`,
+# without the parameters and without autocast's weight copies (stage 4 prints those). The
+# fused optimizer and TF32 change no activation, so their rows repeat the baseline's count; it
+# is not measured for the compiled model, whose generated code saves what it chooses.
 
 # %% [markdown] lang="zh"
 # ## 所有阶段，来自本次运行
 #
-# 每一行都是上文在本次执行中测得的。“saved activations”指前向传播为反向传播保留的内存，用 `saved_tensors_hooks` 统计（编译后的模型由生成的代码自行决定保存什么，因此没有测量）。
+# 每一行都是上文在本次执行中测得的。“saved activations”指前向传播为反向传播保留的激活值内存，用 `saved_tensors_hooks` 统计，不含参数，也不含 autocast 的权重副本（阶段 4 单独打印了它们）。融合优化器和 TF32 不改变任何激活值，所以这两行沿用基线的数值；编译后的模型由生成的代码自行决定保存什么，因此没有测量。
 
 # %%
 print(f"{machine_name()}, torch {torch.__version__}, {device}, {torch.get_num_threads()} threads")
