@@ -9,7 +9,7 @@ import pytest
 from docsys.core.markers import MARKERS, skip_reason
 from docsys.core.paths import ARTIFACTS_DIR, ROOT
 
-pytest_plugins = ["docsys.checks.collect"]
+pytest_plugins = ["docsys.checks.collect", "docsys.checks.schedule"]
 _STARTED = time.time()
 
 

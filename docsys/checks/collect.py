@@ -34,7 +34,7 @@ from docsys.checks.pages import expand, extension_config
 from docsys.core.check import check
 from docsys.core.markers import MARKERS
 from docsys.core.normalize import diff, normalize
-from docsys.core.runner import Zygote, run
+from docsys.core.runner import TEST_ENV, Zygote, run
 from docsys.core.snippet import Snippet, load
 
 RUNNABLE = {"python", "bash", "sh"}
@@ -44,7 +44,7 @@ _zygote: Zygote | None = None
 def zygote() -> Zygote:
     global _zygote
     if _zygote is None:
-        _zygote = Zygote()
+        _zygote = Zygote(env=TEST_ENV)
     return _zygote
 
 

@@ -10,7 +10,10 @@
 - a declared graph must be a graph, and a declared figure's data JSON of at most
   record.MAX_FIGURE_BYTES.
 
-Then a test compares the output (after docsys.core.normalize), the graphs and the shape of
+A test run adds runner.TEST_ENV to the environment (idle OpenMP threads wait passively, so
+examples that share the cores with other tests are not slowed by spinning threads); a recording
+runs with the reader's environment. Then a test compares the output (after
+docsys.core.normalize), the graphs and the shape of
 each figure's data (docsys.core.normalize.figure_shape) with the recording, and fails if the
 recording is stale; an update writes output, graphs, figure data and provenance from this one
 run (docsys.core.record). A benchmark is recorded only on a quiet
@@ -27,7 +30,7 @@ from dataclasses import dataclass
 from docsys.core import bench, policy, record
 from docsys.core.normalize import diff, normalize, normalize_dot, shape_difference
 from docsys.core.processes import Load, idle_load
-from docsys.core.runner import RunResult, Zygote, run
+from docsys.core.runner import TEST_ENV, RunResult, Zygote, run
 from docsys.core.snippet import Snippet
 
 LOAD_LIMIT = float(os.environ.get("DOCSYS_LOAD_LIMIT", "0.25"))  # cores kept busy by other processes
@@ -144,7 +147,7 @@ def check(snippet: Snippet, update: bool = False, zygote: Zygote | None = None) 
     before = idle_load() if update and snippet.is_benchmark else None
     if before is not None and (refusal := _busy(before, "before the run")):
         return Outcome(snippet, False, f"REFUSED  {snippet.rel}: {refusal}")
-    result = run(snippet, zygote=None if update else zygote)
+    result = run(snippet, zygote=None if update else zygote, extra_env=None if update else TEST_ENV)
     problems = _run_problems(snippet, result)
     if problems:
         verb = "nothing recorded" if update else "failed"

@@ -33,6 +33,11 @@ from docsys.core.snippet import Snippet
 
 PROBE_DIR = Path(__file__).with_name("probe")
 RUN_ID_VAR = "DOCSYS_RUN_ID"
+# What a test run (not a recording) adds to the environment. libgomp's idle threads spin at every
+# barrier by default: on cores shared with other tests, a thread then spins while its partner is
+# descheduled, and a two-thread benchmark took 10-20 times its recorded seconds. Passive waiting
+# changes how threads wait, not what they compute; recordings keep the reader's default.
+TEST_ENV = {"OMP_WAIT_POLICY": "PASSIVE"}
 
 
 @dataclass(frozen=True)
@@ -125,16 +130,18 @@ def _launch(snippet: Snippet, workdir: str, out_path: Path, env: dict, python: s
     return proc.returncode, cpu, False, leftovers
 
 
-def run(snippet: Snippet, zygote: Zygote | None = None, python: str | None = None) -> RunResult:
+def run(snippet: Snippet, zygote: Zygote | None = None, python: str | None = None,
+        extra_env: dict[str, str] | None = None) -> RunResult:
     """Run one snippet the way a reader does (see the module docstring); `python`: another interpreter
-    (with its own torch) instead of this one."""
+    (with its own torch) instead of this one; `extra_env` (e.g. TEST_ENV) for a launched run (a zygote
+    run has its zygote's environment)."""
     token = uuid.uuid4().hex
     with tempfile.TemporaryDirectory(prefix="snippet-") as workdir, tempfile.TemporaryDirectory(
         prefix="snippet-run-"
     ) as scratch_dir:
         scratch = Path(scratch_dir)
         out_path = scratch / "output"
-        env = _probe_env(snippet, scratch, token)
+        env = {**(extra_env or {}), **_probe_env(snippet, scratch, token)}
         meter, start = LoadMeter(), time.monotonic()
         if zygote is not None and not snippet.launch:
             code, cpu, timed_out, leftovers = zygote.run(snippet, workdir, out_path, env)
@@ -175,8 +182,9 @@ def _figures(snippet: Snippet, path: Path) -> dict:
 class Zygote:
     """Client of one fork server (docsys/core/probe/zygote.py); started on first use."""
 
-    def __init__(self, preload: str = "torch") -> None:
+    def __init__(self, preload: str = "torch", env: dict[str, str] | None = None) -> None:
         self.preload = preload
+        self.env = env or {}  # read at start-up (libgomp reads OMP_* when torch is imported)
         self._proc: subprocess.Popen | None = None
         self._lock = threading.Lock()
         fd, log = tempfile.mkstemp(prefix="zygote-", suffix=".log")
@@ -185,7 +193,7 @@ class Zygote:
 
     def _start(self) -> subprocess.Popen:
         if self._proc is None or self._proc.poll() is not None:
-            env = {**base_env(), "DOCSYS_ZYGOTE_PRELOAD": self.preload}
+            env = {**base_env(), **self.env, "DOCSYS_ZYGOTE_PRELOAD": self.preload}
             with self._log.open("w") as log:
                 self._proc = subprocess.Popen(
                     [sys.executable, str(PROBE_DIR / "zygote.py")], stdin=subprocess.PIPE, stdout=subprocess.PIPE,

@@ -13,6 +13,9 @@ import pytest
 from docsys.checks.browser import audit, launch, pairs_of, serve
 from tests.tooling import minisite
 
+# The module fixture builds the small site several times: one worker builds it (pytest-xdist, --dist loadgroup).
+pytestmark = pytest.mark.xdist_group("tooling-browser-small-site")
+
 
 @pytest.fixture(scope="module")
 def browser():

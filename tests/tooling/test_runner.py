@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from docsys.core.normalize import portable
-from docsys.core.runner import Zygote, run
+from docsys.core.runner import TEST_ENV, Zygote, run
 from docsys.core.snippet import Snippet
 
 TORCHRUN = ("torchrun", "--standalone", "--nproc-per-node=2")
@@ -227,3 +227,18 @@ def test_an_interrupted_run_still_kills_everything(tmp_path):
     time.sleep(0.5)
     assert len(_pids(pids)) == 2
     assert not [pid for pid in _pids(pids) if _alive(pid)], "a process survived the interrupted run"
+
+
+def test_a_test_run_s_environment_reaches_launched_and_forked_runs_alike(tmp_path):
+    """TEST_ENV (idle OpenMP threads wait passively) is set before the zygote imports torch, and for launches."""
+    snippet = _plant(tmp_path, "env.py", """
+        import os
+        print(os.environ.get("OMP_WAIT_POLICY"))
+    """)
+    server = Zygote(preload="json", env=TEST_ENV)
+    try:
+        assert run(snippet, zygote=server).output == "PASSIVE\n"
+    finally:
+        server.close()
+    assert run(snippet, extra_env=TEST_ENV).output == "PASSIVE\n"
+    assert run(snippet).output == "None\n"  # a recording runs with the reader's environment

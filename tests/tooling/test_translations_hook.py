@@ -11,6 +11,9 @@ from docsys.checks.browser import Tab, launch, serve
 from docsys.checks.translations import check_tree, mark_pending, pair, record_new
 from tests.tooling import minisite
 
+# The module fixture builds the small site several times: one worker builds it (pytest-xdist, --dist loadgroup).
+pytestmark = pytest.mark.xdist_group("tooling-translations-small-site")
+
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):

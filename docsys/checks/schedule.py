@@ -1,0 +1,95 @@
+"""pytest plugin: run the longest tests first, so that no worker is left with a long one at the end.
+
+pytest-xdist hands items to workers in collection order (with `--maxschedchunk=1`, one at a time
+as each worker frees up). Started last, a two-minute example would keep one worker busy while the
+others idle; started first, the short items fill in around it (longest-processing-time-first).
+
+How long an item takes is what it took in the last run on this machine (`.cache/test-durations.json`,
+written by the controller at the end of every run, git-ignored), else for an example the seconds
+its recording took, else UNKNOWN_SECONDS. The first test that needs the shared site build counts
+the build's time too: the other workers wait for that build. Sorting is stable and reads only
+files that the run does not change, so every worker collects the same order.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from docsys.core import record
+
+DURATIONS_FILE = Path(".cache") / "test-durations.json"
+UNKNOWN_SECONDS = 1.0
+SITE_BUILD_SECONDS = 30.0  # a build of the real site with warm caches, on 2 busy cores
+SITE_FIXTURE = "built_site"
+
+
+def _durations_path(config: pytest.Config) -> Path:
+    return config.rootpath / DURATIONS_FILE
+
+
+def last_durations(config: pytest.Config) -> dict[str, float]:
+    path = _durations_path(config)
+    try:
+        return {k: float(v) for k, v in json.loads(path.read_text(encoding="utf-8")).items()}
+    except (OSError, ValueError, AttributeError):
+        return {}
+
+
+def recorded_seconds(item: pytest.Item) -> float | None:
+    snippet = getattr(item, "snippet", None)
+    found = record.read(snippet) if snippet is not None else None
+    return float(found.data.get("seconds", 0.0)) if found is not None else None
+
+
+def expected_seconds(items: list[pytest.Item], durations: dict[str, float]) -> dict[str, float]:
+    expected, site_counted = {}, False
+    for item in items:
+        seconds = durations.get(item.nodeid)
+        if seconds is None:
+            seconds = recorded_seconds(item)
+        if seconds is None:
+            seconds = UNKNOWN_SECONDS
+            if not site_counted and SITE_FIXTURE in getattr(item, "fixturenames", ()):
+                seconds += SITE_BUILD_SECONDS
+        site_counted = site_counted or SITE_FIXTURE in getattr(item, "fixturenames", ())
+        expected[item.nodeid] = seconds
+    return expected
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    expected = expected_seconds(items, last_durations(config))
+    items.sort(key=lambda item: -expected[item.nodeid])
+
+
+class _Timings:
+    """Collects each item's setup + call + teardown seconds in the process that reports them."""
+
+    def __init__(self) -> None:
+        self.seconds: dict[str, float] = {}
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        self.seconds[report.nodeid] = self.seconds.get(report.nodeid, 0.0) + report.duration
+
+
+_TIMINGS = pytest.StashKey[_Timings]()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if not hasattr(config, "workerinput"):  # the controller (or a run without xdist) sees every report
+        timings = _Timings()
+        config.stash[_TIMINGS] = timings
+        config.pluginmanager.register(timings, "docsys-schedule-timings")
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    timings = session.config.stash.get(_TIMINGS, None)
+    if timings is None or not timings.seconds:
+        return
+    path = _durations_path(session.config)
+    merged = {**last_durations(session.config), **{k: round(v, 2) for k, v in timings.seconds.items()}}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(merged, indent=0, sort_keys=True), encoding="utf-8")
