@@ -4,6 +4,7 @@ pytest-xdist hands items to workers in collection order (with `--maxschedchunk=1
 as each worker frees up). Started last, a two-minute example would keep one worker busy while the
 others idle; started first, the short items fill in around it (longest-processing-time-first).
 
+Items move in blocks (unit_of): a test module keeps its items together, in their order.
 How long an item takes is what it took in the last run on this machine (`.cache/test-durations.json`,
 written by the controller at the end of every run, git-ignored), else for an example the seconds
 its recording took, else UNKNOWN_SECONDS. The first test that needs the shared site build counts
@@ -59,10 +60,21 @@ def expected_seconds(items: list[pytest.Item], durations: dict[str, float]) -> d
     return expected
 
 
+def unit_of(item: pytest.Item) -> str:
+    """What moves as one block: a test module (its items stay together and in order, so that a
+    module-scoped fixture is set up once per worker, not again after every interruption), or one
+    page example (examples share no fixture)."""
+    file = item.nodeid.split("::", 1)[0]
+    return item.nodeid if file.endswith(".md") else file
+
+
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     expected = expected_seconds(items, last_durations(config))
-    items.sort(key=lambda item: -expected[item.nodeid])
+    total: dict[str, float] = {}
+    for item in items:
+        total[unit_of(item)] = total.get(unit_of(item), 0.0) + expected[item.nodeid]
+    items.sort(key=lambda item: -total[unit_of(item)])
 
 
 class _Timings:
