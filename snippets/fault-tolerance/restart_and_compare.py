@@ -23,7 +23,8 @@ def torchrun(name, *train_args, restarts=0):
     for log in sorted(logs, key=lambda p: (p.parent.parent.name, int(p.parent.name), p.name != "stdout.log")):
         lines = log.read_text().splitlines()
         if log.name == "stderr.log":
-            lines = [line for line in lines if "simulated crash" in line][-1:]  # the error line, even when other lines follow it
+            # the error line, even when other lines follow it
+            lines = [line for line in lines if "simulated crash" in line][-1:]
         for line in lines:
             print(f"{log.parent.parent.name}/rank {log.parent.name}: {line}")
     return torch.load(f"{name}.pt")
