@@ -14,7 +14,7 @@ import pytest
 
 from docsys.checks import search
 from docsys.checks.browser import Tab, launch
-from docsys.core.paths import DEFAULT_LANG, DOCS_DIR, LANGS
+from docsys.core.paths import DEFAULT_LANG, LANGS
 
 QUERIES = Path(__file__).with_name("search_queries.toml")
 BUDGET = 150_000  # bytes on the wire for one query with an empty cache (issue #15)
@@ -59,7 +59,7 @@ def test_the_query_table_has_twenty_queries_per_language():
 @pytest.mark.parametrize("lang", LANGS)
 def test_glossary_terms_in_the_query_table_expect_the_glossarys_page(lang):
     """Where a query is a glossary term, its page is the one the glossary's "See" column names."""
-    explains = search.glossary_pages(DOCS_DIR, lang)
+    explains = search.glossary_pages(lang)
     queries = [q for q in search.load_queries(QUERIES) if q.lang == lang and q.query.lower() in explains]
     assert len(queries) >= 10, "the table should draw on the glossary"
     wrong = [f"{q.query}: {q.page}, glossary: {explains[q.query.lower()]}" for q in queries
