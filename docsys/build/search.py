@@ -186,14 +186,19 @@ def on_post_build(config: MkDocsConfig) -> None:
     start = time.perf_counter()
     language = Language(_state.lang, glossary_terms(Path(config.docs_dir), _state.lang))
     cache_root = Path(os.environ.get(CACHE_ENV) or Path(config.config_file_path).parent / CACHE_DIR)
-    bundle = Path(config.site_dir) / language_root(language.code) / BUNDLE
-    documents, words = indexed_copies(_state.pages, language, cache_root)
+    write_index(_state.pages, language, Path(config.site_dir) / language_root(language.code) / BUNDLE, cache_root)
+    log.info(f"Search ({language.code}): {len(_state.pages)} pages indexed in {time.perf_counter() - start:.2f} s")
+
+
+def write_index(pages: dict[str, str], language: Language, bundle: Path, cache_root: Path) -> None:
+    """Index one language's pages (path under its root -> article HTML) into `bundle`, with the
+    files search.js reads beside it."""
+    documents, words = indexed_copies(pages, language, cache_root)
     run_pagefind(documents, bundle)
     latin_terms = [] if language.segmented else list(language.terms)  # Chinese terms are among the words
     (bundle / TERMS).write_text(json.dumps(latin_terms, ensure_ascii=False), encoding="utf-8")
     if language.segmented:
         (bundle / WORDS).write_text(json.dumps(words_by_probability(words), ensure_ascii=False), encoding="utf-8")
-    log.info(f"Search ({language.code}): {len(documents)} pages indexed in {time.perf_counter() - start:.2f} s")
 
 
 def words_by_probability(words: dict[str, float]) -> dict[str, str]:

@@ -62,9 +62,13 @@ def browser():
 
 
 @pytest.fixture(scope="module")
-def whole(tmp_path_factory) -> Path:
-    """The notebook pages built with the whole stylesheet (the small site, with the notebook in its nav)."""
-    tmp = tmp_path_factory.mktemp("whole")
+def whole(tmp_path_factory, worker_id) -> Path:
+    """The notebook pages built with the whole stylesheet (the small site, with the notebook in its nav),
+    once per test run."""
+    return minisite.shared(tmp_path_factory, worker_id, "notebook-whole-css", _build_whole)
+
+
+def _build_whole(tmp: Path) -> Path:
     docs = minisite.write_docs(tmp)
     (tmp / NOTEBOOKS_DIR.name).symlink_to(NOTEBOOKS_DIR)  # the hooks find notebooks beside mkdocs.yml
     nav = [*minisite.NAV, *(f"notebooks/{source.stem}.ipynb" for source in sorted(NOTEBOOKS_DIR.glob("*.py")))]

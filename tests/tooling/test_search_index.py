@@ -45,7 +45,8 @@ def test_permalinks_hidden_text_and_notebook_clipboard_copies_are_not_indexed():
 
 
 def test_alt_text_is_body_text_and_code_and_tables_weigh_half():
-    document, _ = search.index_document('<p><img src="g.svg" alt="the graph"></p><pre>F.relu(x)</pre><table></table>', EN)
+    article = '<p><img src="g.svg" alt="the graph"></p><pre>F.relu(x)</pre><table></table>'
+    document, _ = search.index_document(article, EN)
     assert "<span>the graph^ </span>" in document and "<img" not in document
     assert '<pre data-pagefind-weight="0.5">' in document and '<table data-pagefind-weight="0.5">' in document
 
