@@ -5,8 +5,10 @@ mkdocs-jupyter inlines JupyterLab's whole stylesheet (~575 KB, 86 KB gzipped); d
 moves it into a file, which every notebook page still loads before it can render. Most of it
 styles JupyterLab's own interface, and 80 KB are custom properties under `.jupyter-wrapper :root`,
 a selector that matches nothing (:root is never inside another element). A rule is kept when
-every class and id its selector names appears in a class or id attribute of the page, and it
-cannot be ruled out in another way (@media and @supports blocks are pruned inside; other at-rules
+every class and id its selector names appears in a class or id attribute of the page, or in the
+theme's scripts (Material's JavaScript adds elements and classes after load: a notebook's table is
+wrapped in `div.md-typeset__scrollwrap`, which JupyterLab's stylesheet styles), and it cannot be
+ruled out in another way (@media and @supports blocks are pruned inside; other at-rules
 are kept). Nothing on the page changes its look: tests/tooling/test_notebook_css.py compares
 every element's computed style with a build that keeps the whole stylesheet
 (NOTEBOOK_CSS_KEEP=1).
@@ -20,6 +22,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+from functools import cache
 from pathlib import Path
 
 from mkdocs.config.defaults import MkDocsConfig
@@ -28,20 +31,22 @@ from mkdocs.structure.pages import Page
 
 CACHE_DIR = Path(".cache") / "notebook-css"  # relative to mkdocs.yml's folder
 KEEP_ENV = "NOTEBOOK_CSS_KEEP"  # set: keep the whole stylesheet (to compare against)
-VERSION = "2"  # bump when the pruning changes, to invalidate the cache
+VERSION = "3"  # bump when the pruning changes, to invalidate the cache
 
 _STYLE_RE = re.compile(r"(<style[^>]*>)(?P<css>(?:(?!</style>).){4096,}?)(</style>)", re.S)
 _NAMES_RE = re.compile(r'\b(?:class|id)="([^"]*)"')
 _SELECTOR_NAME_RE = re.compile(r"[.#]((?:[\w-]|\\.)+)")
 _NEVER_MATCHES_RE = re.compile(r"\S\s+:root\b")  # :root below another element
 _INNERMOST_PARENTHESES_RE = re.compile(r"\([^()]*\)")
+_SCRIPT_WORD_RE = re.compile(r"[A-Za-z_][\w-]*")
+SCRIPTS = "assets/javascripts/*.js"  # under each theme folder and docs/: the scripts every page loads
 
 
 @event_priority(50)  # before docsys/notebooks.py moves the stylesheet into a file (priority 0)
 def on_post_page(output: str, page: Page, config: MkDocsConfig) -> str:
     if not page.file.src_uri.endswith(".ipynb") or os.environ.get(KEEP_ENV):
         return output
-    names = page_names(output)
+    names = page_names(output) | script_names(_script_files(config))
     cache = Path(os.environ.get("NOTEBOOK_CSS_CACHE_DIR") or Path(config.config_file_path).parent / CACHE_DIR)
     return _STYLE_RE.sub(lambda m: m[1] + pruned(m["css"], names, cache) + m[3], output)
 
@@ -49,6 +54,18 @@ def on_post_page(output: str, page: Page, config: MkDocsConfig) -> str:
 def page_names(html: str) -> frozenset[str]:
     """Every class and id on the page."""
     return frozenset(name for value in _NAMES_RE.findall(html) for name in value.split())
+
+
+def _script_files(config: MkDocsConfig) -> tuple[Path, ...]:
+    folders = [*config.theme.dirs, config.docs_dir]
+    return tuple(sorted(path for folder in folders for path in Path(folder).glob(SCRIPTS)))
+
+
+@cache
+def script_names(scripts: tuple[Path, ...]) -> frozenset[str]:
+    """Every word in the scripts: any of them may be a class or id a script adds to the page
+    (a word that is not one only keeps a rule that matches nothing)."""
+    return frozenset(word for path in scripts for word in _SCRIPT_WORD_RE.findall(path.read_text(encoding="utf-8")))
 
 
 def pruned(css: str, names: frozenset[str], cache: Path) -> str:

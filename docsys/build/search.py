@@ -6,8 +6,17 @@ this index). Nothing is downloaded for search until the reader types.
 
 What is indexed, and how, decides the ranking (there are no per-query boosts):
 - Only each page's <article> goes into the index: not the navigation, header, footer or the
-  heading permalinks. Pagefind weighs headings above body text (h1 highest) and titles 5x;
-  code, program output and tables count half (WEIGHTS); an image's alt text is body text.
+  heading permalinks. A section's heading names what it teaches: h1-h3 weigh 10, 9 and 8
+  (Pagefind's defaults, 7, 6 and 5, let a page that uses a term often in passing outrank the
+  section headed with it); code, program output and tables count half (WEIGHTS); an image's alt
+  text is body text.
+- What a reader never searches for is not indexed, because each result's indexed text is
+  downloaded with the query (its budget: tests/content/test_search.py): of a recorded output (a
+  page's "Output" block, a notebook cell's text output) only the lines that report an error or a
+  warning, the text a reader pastes into search, are kept; of a code block only the API names it
+  uses that the page's prose does not name (attributes, keyword arguments, imported names,
+  environment variables; each once), not the snippet's own variables; the provenance line
+  ("Verified with: ...") not at all.
 - Words are split at punctuation inside a token, on both sides: `torch.amp.GradScaler("cuda")`
   is indexed as torch / amp / GradScaler / cuda, and search.js splits a query the same way, so
   an API name counts as a whole word wherever it appears (Pagefind alone would index
@@ -53,6 +62,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.structure.pages import Page
 from mkdocs.utils import get_relative_url
 
+from docsys.build.strings import strings
 from docsys.core import glossary
 from docsys.core.paths import DEFAULT_LANG, page_lang
 
@@ -61,7 +71,7 @@ log = logging.getLogger("mkdocs.hooks.search")
 
 BUNDLE = "pagefind"  # the index's folder under each language's root: /pagefind/, /zh/pagefind/
 TERMS = "terms.json"  # the glossary's terms of several words, which search.js joins in a query
-WORDS = "words.json"  # Chinese words and their log-probabilities, for search.js to segment a query
+WORDS = "words.json"  # Chinese words by log-probability ({"-9.12": "词 词"}), for search.js to segment a query
 SEGMENTED = {"zh": "x-zh"}  # languages segmented here -> their index key (see the module docstring)
 # Word breaks that search.js can tell from a real space: a caret, then a space (SEP), or a caret
 # alone inside a glossary term (JOIN). A caret is ASCII punctuation, which Pagefind drops from a
@@ -70,24 +80,42 @@ SEGMENTED = {"zh": "x-zh"}  # languages segmented here -> their index key (see t
 SEP = "^ "
 JOIN = "^"
 TAG = "\ue000"  # stands for a tag while the article's text is worked on as one string (private use)
-# Code, program output and tables count half as much as prose: code repeats identifiers named after
-# what they hold (checkpointed_ms, autocast_dtype), tables list; the prose and headings explain.
-WEIGHTS = {"pre": 0.5, "table": 0.5}
+# Code, program output and tables count half as much as prose: tables list, the prose explains.
+# Headings above Pagefind's defaults (module docstring).
+WEIGHTS = {"pre": 0.5, "table": 0.5, "h1": 10, "h2": 9, "h3": 8}
 UNUSED = ("pagefind-*ui.*", "pagefind-highlight.js")  # Pagefind's own search UIs: the site uses Material's
 # Word locations per index chunk (Pagefind's default: 20000, ~30 KB compressed here). A query
 # fetches the chunk of each of its words: smaller chunks keep a query's download small. Pagefind
 # 1.5.2 reads this from PAGEFIND_UNSTABLE_INDEX_CHUNK_SIZE (its name says it may change: recheck
 # with tests/content/test_search.py's payload test when upgrading Pagefind).
-INDEX_CHUNK_SIZE = 4000
+INDEX_CHUNK_SIZE = 2000
 CACHE_DIR = Path(".cache") / "search"  # relative to mkdocs.yml's folder
 CACHE_ENV = "SEARCH_CACHE_DIR"  # overrides it (timing cold builds without emptying the shared cache)
-VERSION = "8"  # bump when the indexed copy changes, to invalidate the cache
+VERSION = "12"  # bump when the indexed copy changes, to invalidate the cache
 
 _ARTICLE_RE = re.compile(r'<article class="md-content__inner md-typeset">(.*)</article>', re.S)
 _PERMALINK_RE = re.compile(r'<a class="(?:headerlink|anchor-link)"[^>]*>.*?</a>', re.S)  # "¶" (pages, notebooks)
-_WEIGHTED_RE = re.compile(r"<(pre|table)\b")
+_WEIGHTED_RE = re.compile(r"<(pre|table|h1|h2|h3)\b")
 # Not reading matter: hidden elements, and mkdocs-jupyter's copy of each code cell for its copy button.
 _NOT_CONTENT_RE = re.compile(r'<(span|div)\b[^>]*(?:\shidden\b|class="clipboard-copy-txt")[^>]*>.*?</\1>', re.S)
+_STAMP_RE = re.compile(r'<p class="verified-with">.*?</p>', re.S)  # docsys/build/stamp.py
+# A recorded output: the `::: example` extension's "Output" block (its title is strings.yml's
+# output or output_ranks), and a notebook cell's text output (mkdocs-jupyter).
+_OUTPUT_BLOCK_RE = re.compile(
+    r'<div class="highlight"><span class="filename">(?P<title>[^<]*)</span>(?P<pre><pre\b.*?</pre>)</div>', re.S
+)
+_NOTEBOOK_OUTPUT_RE = re.compile(
+    r'(?P<open><div class="jp-RenderedText jp-OutputArea-output"[^>]*>\s*)(?P<pre><pre\b.*?</pre>)', re.S
+)
+# A line that reports an error or a warning: "RuntimeError: ...", "UserWarning: ...", "WARNING:torch...".
+_MESSAGE_RE = re.compile(r"[A-Za-z]*(?:Error|Exception|Warning|ERROR|WARNING)\b")
+_NAME_RE = re.compile(r"\w*[^\W\d]\w*")
+# The names in code that belong to an API, not to the snippet: an attribute (dist.register_comm_hook),
+# a keyword argument (set_to_none=), an imported name, an environment variable (OMP_NUM_THREADS).
+# A snippet's own variables (my_x, accumulation_steps) are nothing a reader searches for.
+_API_NAME_RE = re.compile(r"\.([A-Za-z_]\w*)|\b([A-Za-z_]\w*)=(?!=)|\b([A-Z][A-Z0-9]*_[A-Z0-9_]+)\b")
+_IMPORT_RE = re.compile(r"^\s*(?:from\s+[\w.]+\s+)?import\s+\(?([\w \t,]+)", re.M)
+MESSAGES = "data-messages"  # marks the <pre> that holds an output's error and warning lines
 _IMG_RE = re.compile(r'<img\b(?:[^>]*?\balt="(?P<alt>[^"]*)")?[^>]*>')
 _PRE_RE = re.compile(r"(<pre\b[^>]*>)(.*?)(</pre>)", re.S)
 _TAG_RE = re.compile(r"<[^>]+>")
@@ -158,14 +186,28 @@ def on_post_build(config: MkDocsConfig) -> None:
     start = time.perf_counter()
     language = Language(_state.lang, glossary_terms(Path(config.docs_dir), _state.lang))
     cache_root = Path(os.environ.get(CACHE_ENV) or Path(config.config_file_path).parent / CACHE_DIR)
-    bundle = Path(config.site_dir) / language_root(language.code) / BUNDLE
-    documents, words = indexed_copies(_state.pages, language, cache_root)
+    write_index(_state.pages, language, Path(config.site_dir) / language_root(language.code) / BUNDLE, cache_root)
+    log.info(f"Search ({language.code}): {len(_state.pages)} pages indexed in {time.perf_counter() - start:.2f} s")
+
+
+def write_index(pages: dict[str, str], language: Language, bundle: Path, cache_root: Path) -> None:
+    """Index one language's pages (path under its root -> article HTML) into `bundle`, with the
+    files search.js reads beside it."""
+    documents, words = indexed_copies(pages, language, cache_root)
     run_pagefind(documents, bundle)
     latin_terms = [] if language.segmented else list(language.terms)  # Chinese terms are among the words
     (bundle / TERMS).write_text(json.dumps(latin_terms, ensure_ascii=False), encoding="utf-8")
     if language.segmented:
-        (bundle / WORDS).write_text(json.dumps(dict(sorted(words.items())), ensure_ascii=False), encoding="utf-8")
-    log.info(f"Search ({language.code}): {len(documents)} pages indexed in {time.perf_counter() - start:.2f} s")
+        (bundle / WORDS).write_text(json.dumps(words_by_probability(words), ensure_ascii=False), encoding="utf-8")
+
+
+def words_by_probability(words: dict[str, float]) -> dict[str, str]:
+    """{log-probability: its words, space-separated}: a sixth smaller gzipped than {word: log-probability},
+    and every Chinese query downloads it."""
+    grouped: dict[float, list[str]] = {}
+    for word, logp in sorted(words.items()):
+        grouped.setdefault(logp, []).append(word)
+    return {str(logp): " ".join(group) for logp, group in sorted(grouped.items())}
 
 
 # --- languages ---------------------------------------------------------------------------
@@ -213,11 +255,13 @@ def indexed_copies(pages: dict[str, str], language: Language, cache_root: Path) 
 def index_document(article: str, language: Language) -> tuple[str, dict[str, float]]:
     """A standalone HTML document of the article with the word breaks search expects, and its Chinese words."""
     words: dict[str, float] = {}
-    body = _NOT_CONTENT_RE.sub("", _PERMALINK_RE.sub("", article))
+    body = _NOT_CONTENT_RE.sub("", _PERMALINK_RE.sub("", _STAMP_RE.sub("", article)))
+    body = _messages_of_outputs(body, language.code)
     body = _WEIGHTED_RE.sub(lambda m: f'<{m[1]} data-pagefind-weight="{WEIGHTS[m[1]]}"', body)
     # An image's alt text is body text: Pagefind would make the first one page metadata that boosts ranking.
     body = _IMG_RE.sub(lambda m: f"<span>{m['alt'] or ''}</span>", body)
-    body = _PRE_RE.sub(lambda m: m[1] + _TAG_RE.sub("", m[2]) + m[3], body)  # code: one text node per block
+    named = _words(_TAG_RE.sub(" ", _PRE_RE.sub("", body)))
+    body = _PRE_RE.sub(lambda m: m[1] + _code_words(m[1], _TAG_RE.sub("", m[2]), named) + m[3], body)
     parts = _TAG_SPLIT_RE.split(body)  # text, tag, text, tag, ..., text
     text = _break_words(TAG.join(html.unescape(part) for part in parts[0::2]), language, words)
     texts = [html.escape(part, False) for part in text.split(TAG)]
@@ -225,6 +269,45 @@ def index_document(article: str, language: Language) -> tuple[str, dict[str, flo
     key = SEGMENTED.get(language.code, language.code)
     head = f'<!doctype html><html lang="{key}"><head><meta charset="utf-8"></head>'
     return f"{head}<body data-pagefind-body>{body}</body></html>", words
+
+
+def _messages_of_outputs(body: str, lang: str) -> str:
+    """Each recorded output reduced to its lines that report an error or a warning (nothing if none)."""
+    title = _output_title(lang)
+
+    def output(block: re.Match) -> str:
+        return _messages(block["pre"]) if title.fullmatch(html.unescape(block["title"])) else block[0]
+
+    body = _OUTPUT_BLOCK_RE.sub(output, body)
+    return _NOTEBOOK_OUTPUT_RE.sub(lambda m: m["open"] + _messages(m["pre"]), body)
+
+
+def _messages(pre: str) -> str:
+    lines = html.unescape(_TAG_RE.sub("", pre)).splitlines()
+    messages = [line for line in lines if _MESSAGE_RE.search(line)]
+    return f"<pre {MESSAGES}>{html.escape(chr(10).join(messages), False)}</pre>" if messages else ""
+
+
+def _words(text: str) -> set[str]:
+    return {word.lower() for word in _NAME_RE.findall(html.unescape(text))}
+
+
+def _code_words(pre_tag: str, code: str, named: set[str]) -> str:
+    """The API names a code block uses that the page's prose does not, each once (an output's messages stay whole)."""
+    if MESSAGES in pre_tag:
+        return code
+    code = html.unescape(code)
+    imported = (name for names in _IMPORT_RE.findall(code) for name in _NAME_RE.findall(names) if name != "as")
+    found = [*imported, *(m[m.lastindex] for m in _API_NAME_RE.finditer(code))]
+    return " ".join(dict.fromkeys(name for name in found if name.lower() not in named))
+
+
+@cache
+def _output_title(lang: str) -> re.Pattern[str]:
+    """The titles the `::: example` extension gives an output block in `lang` (strings.yml)."""
+    words = strings(lang)
+    ranks = ".*".join(map(re.escape, words["output_ranks"].split("{command}")))
+    return re.compile(f"{re.escape(words['output'])}|{ranks}")
 
 
 def _break_words(text: str, language: Language, words: dict[str, float]) -> str:

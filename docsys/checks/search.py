@@ -11,7 +11,6 @@ from __future__ import annotations
 import functools
 import gzip
 import json
-import re
 import threading
 import tomllib
 from collections.abc import Iterator
@@ -25,6 +24,7 @@ from playwright.sync_api import Browser, Page, Request
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from docsys.checks.browser import Tab, _QuietHandler
+from docsys.core import glossary
 from docsys.core.paths import DEFAULT_LANG, LANGS
 
 BOX = "input.md-search__input"
@@ -343,15 +343,8 @@ def contrast(browser: Browser, base: str, path: str, scheme: str) -> dict[str, f
 
 # --- the glossary's "section that explains" -------------------------------------------------------
 
-_LINK_RE = re.compile(r"\]\(([\w-]+)\.md(?:#[\w-]+)?\)")
 
-
-def glossary_pages(docs_dir: Path, lang: str) -> dict[str, str]:
-    """Each glossary term of `lang` (lowercase) -> the slug of the page its "See" column links to."""
-    found = {}
-    for line in (docs_dir / lang / "glossary.md").read_text(encoding="utf-8").splitlines():
-        cells = [cell.strip() for cell in line.strip().strip("|").split("|")] if line.startswith("|") else []
-        link = next((m[1] for cell in cells[1:] for m in [_LINK_RE.search(cell)] if m), None)
-        if cells and link:
-            found[cells[0].replace("`", "").lower()] = link
-    return found
+def glossary_pages(lang: str, data: Path = glossary.GLOSSARY_FILE) -> dict[str, str]:
+    """Each glossary term of `lang` (lowercase) -> the slug of the page its `see` names (glossary.toml,
+    the data both glossary pages are generated from)."""
+    return {term.word(lang).lower(): term.page.removesuffix(".md") for term in glossary.load(data)}

@@ -51,7 +51,7 @@ def test_notebook_page_is_rendered_with_outputs_and_download(built_site, lang):
     assert "saved activations (MiB)" in page, f"{lang}: the final table (an executed output) is missing"
     assert "<svg" in page, f"{lang}: the plot is missing"
     toc = page[page.index("md-nav--secondary"):]
-    assert re.search(r'href="#stage-5-torchcompile"[^>]*>\s*<span class="md-ellipsis">[^<]*torch\.compile', toc), (
+    assert re.search(r'href="#stage-7-torchcompile"[^>]*>\s*<span class="md-ellipsis">[^<]*torch\.compile', toc), (
         f"{lang}: the table of contents lost the heading's anchor or its code span"
     )
     download = json.loads((page_dir / f"{SOURCE.stem}.ipynb").read_text(encoding="utf-8"))

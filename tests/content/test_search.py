@@ -14,7 +14,7 @@ import pytest
 
 from docsys.checks import search
 from docsys.checks.browser import Tab, launch
-from docsys.core.paths import DEFAULT_LANG, DOCS_DIR, LANGS
+from docsys.core.paths import DEFAULT_LANG, LANGS
 
 QUERIES = Path(__file__).with_name("search_queries.toml")
 BUDGET = 150_000  # bytes on the wire for one query with an empty cache (issue #15)
@@ -59,7 +59,7 @@ def test_the_query_table_has_twenty_queries_per_language():
 @pytest.mark.parametrize("lang", LANGS)
 def test_glossary_terms_in_the_query_table_expect_the_glossarys_page(lang):
     """Where a query is a glossary term, its page is the one the glossary's "See" column names."""
-    explains = search.glossary_pages(DOCS_DIR, lang)
+    explains = search.glossary_pages(lang)
     queries = [q for q in search.load_queries(QUERIES) if q.lang == lang and q.query.lower() in explains]
     assert len(queries) >= 10, "the table should draw on the glossary"
     wrong = [f"{q.query}: {q.page}, glossary: {explains[q.query.lower()]}" for q in queries
@@ -104,17 +104,17 @@ def test_search_works_from_the_keyboard(tab, shortcut, path, query, expected):
 
 
 # The heaviest queries measured (2026-11-30): the most result pages, words in several index chunks.
-HEAVY = [("en", "mixed precision"), ("en", "distributed data parallel"), ("en", "hook"),
-         ("zh", "自动微分"), ("zh", "计算图"), ("zh", "torchrun")]
+HEAVY = {"en": ["mixed precision", "distributed data parallel", "hook"], "zh": ["自动微分", "计算图", "torchrun"]}
 
 
-def test_pages_load_nothing_for_search_and_a_query_stays_within_budget(browser, site):
+@pytest.mark.parametrize("lang", LANGS)
+def test_pages_load_nothing_for_search_and_a_query_stays_within_budget(browser, site, lang):
     """Each query on a fresh page with an empty cache: nothing for search until typing, then <= BUDGET."""
-    costs = {(lang, query): search.search_cost(browser, site, "/" if lang == DEFAULT_LANG else f"/{lang}/", query)
-             for lang, query in HEAVY}
-    for (lang, query), cost in costs.items():
+    home = "/" if lang == DEFAULT_LANG else f"/{lang}/"
+    costs = {query: search.search_cost(browser, site, home, query) for query in HEAVY[lang]}
+    for query, cost in costs.items():
         print(f"{lang} {query!r}: page {cost.page_load.total()} B, query {cost.query.total()} B")
-    eager = {query: c.page_load.search() for (_, query), c in costs.items() if c.page_load.search()}
+    eager = {query: c.page_load.search() for query, c in costs.items() if c.page_load.search()}
     assert not eager, f"search files downloaded before the reader typed: {eager}"
-    over = {query: c.query.total() for (_, query), c in costs.items() if c.query.total() > BUDGET}
+    over = {query: c.query.total() for query, c in costs.items() if c.query.total() > BUDGET}
     assert not over, f"queries over {BUDGET} bytes: {over}"

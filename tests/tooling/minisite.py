@@ -12,7 +12,11 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
+
+import pytest
+from filelock import FileLock
 
 from docsys.checks.site import Build
 from docsys.core.paths import DOCS_DIR, MKDOCS_YML, ROOT
@@ -78,3 +82,23 @@ def build(docs: Path, site_dir: Path, without_overrides: bool = False, nav: list
     if proc.returncode != 0:
         raise RuntimeError(f"small site build failed:\n{result.log}")
     return result
+
+
+def shared(tmp_path_factory: pytest.TempPathFactory, worker_id: str, name: str, make: Callable[[Path], Path]) -> Path:
+    """make(folder) once per test run, as the `built_site` fixture does: under pytest-xdist the first
+    worker to ask runs it in the run's shared temporary folder, the others wait and reuse what it made.
+    Returns what make returned (a site folder); a failed make is raised again in every worker."""
+    base = tmp_path_factory.getbasetemp()
+    shared_dir = base if worker_id == "master" else base.parent
+    folder, done = shared_dir / name, shared_dir / f"{name}.json"
+    with FileLock(str(shared_dir / f"{name}.lock")):
+        if not done.exists():
+            try:
+                result = {"path": str(make(folder))}
+            except RuntimeError as error:
+                result = {"error": str(error)}
+            done.write_text(json.dumps(result), encoding="utf-8")
+    result = json.loads(done.read_text(encoding="utf-8"))
+    if "error" in result:
+        raise RuntimeError(result["error"])
+    return Path(result["path"])

@@ -1,17 +1,22 @@
 """docsys/build/notebook_css.py makes the notebook pages lighter without changing how they look:
 every element of the page has the same computed style as in a build that keeps mkdocs-jupyter's
-whole stylesheet (NOTEBOOK_CSS_KEEP=1)."""
+whole stylesheet (NOTEBOOK_CSS_KEEP=1).
+
+The pruned pages are the session's build of the site (`built_site`); the whole stylesheet comes
+from the small site (tests/tooling/minisite.py) built with the notebook alone, a few seconds."""
 
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import pytest
 
 from docsys.build import notebook_css
 from docsys.checks.browser import launch
 from docsys.checks.search import serve_gzip
-from docsys.checks.site import build
+from docsys.core.paths import NOTEBOOKS_DIR
+from tests.tooling import minisite
 
 PAGES = ["/notebooks/speed-up-training/", "/zh/notebooks/speed-up-training/"]
 # Each element's box and colours, in document order, as the reader's browser computes them.
@@ -40,17 +45,38 @@ def test_the_pruned_stylesheet_is_cached(tmp_path):
     assert notebook_css.pruned(css, frozenset({"a"}), tmp_path) == "cached"
 
 
+def test_a_class_that_the_themes_scripts_add_keeps_its_rules(tmp_path):
+    """Material's script wraps a notebook's table in div.md-typeset__scrollwrap after load: no page
+    names it, and JupyterLab's stylesheet sets its margin."""
+    script = tmp_path / "bundle.min.js"
+    script.write_text('t=h("div",{class:"md-typeset__scrollwrap"},h("div",{class:"md-typeset__table"}))')
+    names = notebook_css.page_names('<div class="jupyter-wrapper"></div>') | notebook_css.script_names((script,))
+    css = ".jupyter-wrapper .md-typeset__scrollwrap{margin:0}.jupyter-wrapper .jp-Absent{margin:0}"
+    assert notebook_css.pruned(css, names, tmp_path) == ".jupyter-wrapper .md-typeset__scrollwrap{margin:0}"
+
+
 @pytest.fixture(scope="module")
-def sites(tmp_path_factory):
-    """The site built as usual, and built with the whole notebook stylesheet."""
-    pruned = build(tmp_path_factory.mktemp("pruned"))
+def browser():
+    with launch() as browser:
+        yield browser
+
+
+@pytest.fixture(scope="module")
+def whole(tmp_path_factory, worker_id) -> Path:
+    """The notebook pages built with the whole stylesheet (the small site, with the notebook in its nav),
+    once per test run."""
+    return minisite.shared(tmp_path_factory, worker_id, "notebook-whole-css", _build_whole)
+
+
+def _build_whole(tmp: Path) -> Path:
+    docs = minisite.write_docs(tmp)
+    (tmp / NOTEBOOKS_DIR.name).symlink_to(NOTEBOOKS_DIR)  # the hooks find notebooks beside mkdocs.yml
+    nav = [*minisite.NAV, *(f"notebooks/{source.stem}.ipynb" for source in sorted(NOTEBOOKS_DIR.glob("*.py")))]
     os.environ[notebook_css.KEEP_ENV] = "1"
     try:
-        whole = build(tmp_path_factory.mktemp("whole"))
+        return minisite.build(docs, tmp / "site", nav=nav).path
     finally:
         del os.environ[notebook_css.KEEP_ENV]
-    assert pruned.returncode == 0 and whole.returncode == 0, pruned.log[-2000:] + whole.log[-2000:]
-    return pruned.path, whole.path
 
 
 def _styles(browser, site, path: str) -> list[str]:
@@ -64,12 +90,12 @@ def _styles(browser, site, path: str) -> list[str]:
 
 
 @pytest.mark.parametrize("path", PAGES)
-def test_notebook_pages_look_the_same_with_a_fraction_of_the_stylesheet(sites, path):
-    pruned, whole = sites
-    sizes = {site: sum(f.stat().st_size for f in (site / "assets").glob("notebook-*.css")) for site in sites}
+def test_notebook_pages_look_the_same_with_a_fraction_of_the_stylesheet(built_site, whole, browser, path):
+    assert built_site.returncode == 0, "the site did not build: see test_strict_build_passes_without_warnings"
+    pruned = built_site.path
+    sizes = {site: sum(f.stat().st_size for f in (site / "assets").glob("notebook-*.css")) for site in (pruned, whole)}
     assert sizes[pruned] < sizes[whole] / 5, sizes
-    with launch() as browser:
-        lean, full = _styles(browser, pruned, path), _styles(browser, whole, path)
+    lean, full = _styles(browser, pruned, path), _styles(browser, whole, path)
     assert len(lean) == len(full) > 100
     changed = [f"{a}\n  whole stylesheet: {b}" for a, b in zip(lean, full, strict=True) if a != b]
     assert not changed, f"{len(changed)} elements look different:\n" + "\n".join(changed[:5])

@@ -11,8 +11,10 @@ from pathlib import Path
 
 import pytest
 
+from docsys.build import search as search_hook
 from docsys.checks import search
 from docsys.checks.browser import Tab, launch
+from docsys.core.paths import DEFAULT_LANG, LANGS
 from tests.tooling import minisite
 
 BUDGET = 150_000
@@ -27,8 +29,12 @@ def browser():
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory) -> Path:
-    tmp = tmp_path_factory.mktemp("small-site-search")
+def built(tmp_path_factory, worker_id) -> Path:
+    """The small site, built once per test run (shared by the workers); tests plant faults in copies."""
+    return minisite.shared(tmp_path_factory, worker_id, "small-site-search", _build_small_site)
+
+
+def _build_small_site(tmp: Path) -> Path:
     return minisite.build(minisite.write_docs(tmp), tmp / "site").path
 
 
@@ -79,12 +85,30 @@ def test_clean_small_site_passes_every_search_check(browser, built):
     assert ratios["header"] >= search.AA and ratios["link"] >= search.AA, ratios
 
 
-def test_planted_page_that_outranks_the_teaching_page_is_caught(browser, tmp_path):
+def _reindexed(site: Path, lang: str, edit: Callable[[str, str], str]) -> None:
+    """Write the site's `lang` index again, as the build does, from its pages' articles passed
+    through edit(path, article): a fault in what a page says, without building the site again."""
+    root = site / search_hook.language_root(lang)
+    others = {f"{other}/" for other in LANGS if other != DEFAULT_LANG}
+    pages = {}
+    for page in root.rglob("index.html"):
+        path = page.relative_to(root).as_posix()
+        article = search_hook._ARTICLE_RE.search(page.read_text(encoding="utf-8"))
+        if article and not path.startswith(("pagefind/", *(others if lang == DEFAULT_LANG else ()))):
+            pages[path] = edit(path, article[1])
+    shutil.rmtree(root / search_hook.BUNDLE)
+    language = search_hook.Language(lang)  # (the small site has no glossary, so no terms)
+    search_hook.write_index(pages, language, root / search_hook.BUNDLE, site.parent / "search-cache")
+
+
+def test_planted_page_that_outranks_the_teaching_page_is_caught(browser, planted):
     """The home page repeats 混合精度 in its heading and text: the ranking check names it first."""
-    docs = minisite.write_docs(tmp_path)
-    home = docs / "zh" / "index.md"
-    home.write_text(home.read_text(encoding="utf-8").replace("# 首页", "# 混合精度首页") + "\n混合精度，混合精度。\n")
-    site = minisite.build(docs, tmp_path / "site").path
+
+    def louder_home(path: str, article: str) -> str:
+        louder = article.replace("首页", "混合精度首页", 1) + "<p>混合精度，混合精度。</p>"
+        return louder if path == "index.html" else article
+
+    site = planted(lambda s: _reindexed(s, "zh", louder_home))
     ranked = {r.query.lang: r for r in _ranks(browser, site)}
     assert ranked["en"].rank == 1 and ranked["zh"].rank == 2, ranked
     assert str(ranked["zh"]) == "zh '混合精度': /zh/mixed-precision/ rank 2; first: /zh/, /zh/mixed-precision/"
@@ -119,7 +143,7 @@ def test_planted_search_box_without_the_bridge_is_caught(browser, planted):
 
 
 def test_planted_heavy_words_file_is_caught(browser, planted):
-    heavy = json.dumps({f"词{i:06d}": -9.0 for i in range(60_000)}, ensure_ascii=False)
+    heavy = json.dumps({"-9.0": " ".join(f"词{i:06d}" for i in range(60_000))}, ensure_ascii=False)
     site = planted(lambda s: (s / "zh" / "pagefind" / "words.json").write_text(heavy, encoding="utf-8"))
     with search.serve_gzip(site) as base:
         cost = search.search_cost(browser, base, "/zh/", "混合精度")

@@ -45,7 +45,8 @@ def test_permalinks_hidden_text_and_notebook_clipboard_copies_are_not_indexed():
 
 
 def test_alt_text_is_body_text_and_code_and_tables_weigh_half():
-    document, _ = search.index_document('<p><img src="g.svg" alt="the graph"></p><pre>x</pre><table></table>', EN)
+    article = '<p><img src="g.svg" alt="the graph"></p><pre>F.relu(x)</pre><table></table>'
+    document, _ = search.index_document(article, EN)
     assert "<span>the graph^ </span>" in document and "<img" not in document
     assert '<pre data-pagefind-weight="0.5">' in document and '<table data-pagefind-weight="0.5">' in document
 
@@ -107,3 +108,43 @@ def test_the_cache_is_keyed_by_the_article(tmp_path, monkeypatch):
     search.indexed_copies({"a/index.html": "<p>y</p>"}, EN, tmp_path)
     assert calls == ["<p>x</p>", "<p>y</p>"]
     assert len(list(Path(tmp_path).glob("*.json"))) == 2
+
+
+def test_of_a_recorded_output_only_its_error_and_warning_lines_are_indexed():
+    article = (
+        '<p class="verified-with">Verified with: CPU — torch 2.13.0+cpu</p><p>Run it:</p>'
+        '<div class="highlight"><span class="filename">Output of `torchrun --standalone train.py` '
+        "(each rank&#x27;s lines together, rank by rank)</span><pre><code>tensor([1.5000])\n"
+        "RuntimeError: mat1 and mat2 shapes cannot be multiplied\n</code></pre></div>"
+        '<div class="highlight"><span class="filename">Output</span><pre><code>loss 0.25</code></pre></div>'
+        '<div class="jp-RenderedText jp-OutputArea-output" data-mime-type="text/plain"><pre>step 1: 12.5 ms\n'
+        "UserWarning: TF32 is off</pre></div>"
+    )
+    text = _text(search.index_document(article, EN)[0])
+    assert "RuntimeError" in text and "UserWarning" in text and "shapes^ cannot" not in text, text
+    assert "1.5000" not in text and "loss" not in text and "12.5" not in text and "Verified" not in text, text
+
+
+def test_of_a_code_block_only_the_api_names_the_prose_does_not_name_are_indexed():
+    code = (
+        '<div class="highlight"><span class="filename">ddp/no_sync.py</span><pre><code>'
+        "from torch.distributed.algorithms.ddp_comm_hooks import default_hooks\n"
+        "my_steps = 4\nmodel.register_comm_hook(None, default_hooks.allreduce_hook)\n"
+        'os.environ["OMP_NUM_THREADS"] = "1"\nopt.zero_grad(set_to_none=True)\nwith model.no_sync(): pass\n'
+        "</code></pre></div>"
+    )
+    document, _ = search.index_document("<p>Use <code>no_sync()</code>.</p>" + code, EN)
+    indexed = re.search(r"<pre[^>]*>(.*)</pre>", document, re.S)[1].split()
+    assert indexed == ["default_hooks", "distributed", "algorithms", "ddp_comm_hooks", "register_comm_hook",
+                       "allreduce_hook", "environ", "OMP_NUM_THREADS", "zero_grad", "set_to_none"], indexed
+
+
+def test_section_headings_weigh_more_than_pagefinds_defaults():
+    document, _ = search.index_document("<h1>A</h1><h2>B</h2><h3>C</h3><h4>D</h4>", EN)
+    assert '<h1 data-pagefind-weight="10">' in document and '<h3 data-pagefind-weight="8">' in document
+    assert "<h4>" in document
+
+
+def test_the_chinese_words_file_groups_words_by_probability():
+    assert search.words_by_probability({"张量": -9.5, "并行": -11.0, "数据": -9.5}) == {
+        "-11.0": "并行", "-9.5": "张量 数据"}

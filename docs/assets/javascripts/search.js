@@ -30,7 +30,7 @@ self.addEventListener("message", async ({ data: { bundle, query } }) => {
   const current = () => ticket === latest; // a later keystroke supersedes this query
   await new Promise(resolve => setTimeout(resolve, PAUSE_MS));
   if (!current()) return;
-  if (HAS_HAN.test(query)) words ??= fetchJSON(`${bundle}words.json`).then(w => new Map(Object.entries(w)));
+  if (HAS_HAN.test(query)) words ??= fetchJSON(`${bundle}words.json`).then(dictionary);
   const result = await answer(await pagefind, split(query, await terms, await words), current);
   if (result && current()) self.postMessage({ query, result });
 });
@@ -45,6 +45,11 @@ async function load(bundle) {
 async function fetchJSON(url) {
   const response = await fetch(url);
   return response.ok ? response.json() : {};
+}
+
+/** words.json ({"-9.12": "词 词", ...}) as a Map of each word to its log-probability. */
+function dictionary(byProbability) {
+  return new Map(Object.entries(byProbability).flatMap(([p, list]) => list.split(" ").map(w => [w, Number(p)])));
 }
 
 /** Glossary terms of several words (or their plurals), each to be searched as one word. */
