@@ -27,8 +27,8 @@ serve: setup ## Set up, then serve the site at http://127.0.0.1:8000
 test: setup ## Set up, then run the whole test suite, site build included (what CI runs)
 	$(PY) -m pytest -n auto
 
-check: setup ## The edit loop: lint, parity, page checks, tooling tests and a strict build (no examples run)
-	$(PY) -m pytest -n auto tests/tooling tests/content/test_lint.py tests/content/test_parity.py \
+check: setup ## The edit loop: lint, parity, page checks, tooling tests and a strict build (no examples, no browser)
+	$(PY) -m pytest -n auto -m "not browser" tests/tooling tests/content/test_lint.py tests/content/test_parity.py \
 		tests/content/test_pages.py tests/content/test_glossary.py tests/content/test_copywriting.py \
 		tests/content/test_translations.py \
 		tests/content/test_site.py

@@ -13,6 +13,12 @@ pytest_plugins = ["docsys.checks.collect", "docsys.checks.schedule"]
 _STARTED = time.time()
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "browser: drives a real Chromium for many seconds; `make test` runs it, `make check` does not"
+    )
+
+
 def pytest_runtest_setup(item: pytest.Item) -> None:
     reason = skip_reason([m.name for m in item.iter_markers() if m.name in MARKERS])
     if reason:

@@ -14,7 +14,7 @@ from docsys.checks.browser import audit, launch, pairs_of, serve
 from tests.tooling import minisite
 
 # The module fixture builds the small site several times: one worker builds it (pytest-xdist, --dist loadgroup).
-pytestmark = pytest.mark.xdist_group("tooling-browser-small-site")
+pytestmark = [pytest.mark.xdist_group("tooling-browser-small-site"), pytest.mark.browser]
 
 
 @pytest.fixture(scope="module")

@@ -18,6 +18,8 @@ from docsys.checks.search import serve_gzip
 from docsys.core.paths import NOTEBOOKS_DIR
 from tests.tooling import minisite
 
+pytestmark = pytest.mark.browser
+
 PAGES = ["/notebooks/speed-up-training/", "/zh/notebooks/speed-up-training/"]
 # Each element's box and colours, in document order, as the reader's browser computes them.
 _STYLES_JS = """() => [...document.querySelectorAll('.md-content *:not(style, link, script)')].map(e => {

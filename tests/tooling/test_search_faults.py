@@ -17,6 +17,8 @@ from docsys.checks.browser import Tab, launch
 from docsys.core.paths import DEFAULT_LANG, LANGS
 from tests.tooling import minisite
 
+pytestmark = pytest.mark.browser
+
 BUDGET = 150_000
 EN_QUERY = search.Query("en", "autocast", "mixed-precision")
 ZH_QUERY = search.Query("zh", "混合精度", "mixed-precision")
