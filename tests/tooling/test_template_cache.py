@@ -10,7 +10,7 @@ from docsys.build import template_cache
 
 
 def _render(tmp_path, source: str) -> str:
-    env = Environment(loader=DictLoader({"page.html": source}))
+    env = Environment(loader=DictLoader({"page.html": source}), autoescape=True)
     config = SimpleNamespace(config_file_path=str(tmp_path / "mkdocs.yml"))
     env = template_cache.on_env(env, config, files=None)
     return env.get_template("page.html").render(title="autograd")
