@@ -8,7 +8,15 @@ from pathlib import Path
 import pytest
 from filelock import FileLock
 
+from docsys.checks.browser import launch
 from docsys.checks.site import Build, build
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Headless Chromium for the tests of one module (tests that use it are marked or slow: seconds each)."""
+    with launch() as browser:
+        yield browser
 
 
 @pytest.fixture(scope="session")

@@ -39,7 +39,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
-from docsys.build.config import language, snippets_dir
+from docsys.build.config import language, project_dir, snippets_dir
 from docsys.build.strings import strings
 from docsys.core.snippet import SnippetHeaderError, discover
 
@@ -75,7 +75,7 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
     """Draw what the cache lacks, and add every declared graph's SVG to the site."""
     global _state
     _state = _Build(lang=language(config), root=snippets_dir(config))
-    cache_root = Path(config.config_file_path).parent / CACHE_DIR
+    cache_root = project_dir(config) / CACHE_DIR
     start, drawn = time.perf_counter(), 0
     for ref, dot_file in declared(_state.root).items():
         if not dot_file.exists():

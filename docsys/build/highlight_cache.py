@@ -19,6 +19,8 @@ from pathlib import Path
 from mkdocs.config.defaults import MkDocsConfig
 from pymdownx import highlight
 
+from docsys.build.config import project_dir
+
 CACHE_FILE = Path(".cache") / "highlight.json"  # relative to mkdocs.yml's folder
 VERSIONS = (version("pygments"), version("pymdown-extensions"), "1")  # bump the last to invalidate
 _UNSTABLE = {"md"}  # the Markdown instance: an object address, and no option of the highlighter
@@ -48,7 +50,7 @@ def _cached_highlight(self, *args, **kwargs):
 
 def on_config(config: MkDocsConfig) -> MkDocsConfig:
     global _path
-    _path = Path(config.config_file_path).parent / CACHE_FILE
+    _path = project_dir(config) / CACHE_FILE
     if not _previous and _path.exists():
         try:
             _previous.update(json.loads(_path.read_text(encoding="utf-8")))

@@ -29,6 +29,8 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.plugins import event_priority
 from mkdocs.structure.pages import Page
 
+from docsys.build.config import project_dir
+
 CACHE_DIR = Path(".cache") / "notebook-css"  # relative to mkdocs.yml's folder
 KEEP_ENV = "NOTEBOOK_CSS_KEEP"  # set: keep the whole stylesheet (to compare against)
 VERSION = "3"  # bump when the pruning changes, to invalidate the cache
@@ -47,7 +49,7 @@ def on_post_page(output: str, page: Page, config: MkDocsConfig) -> str:
     if not page.file.src_uri.endswith(".ipynb") or os.environ.get(KEEP_ENV):
         return output
     names = page_names(output) | script_names(_script_files(config))
-    cache = Path(os.environ.get("NOTEBOOK_CSS_CACHE_DIR") or Path(config.config_file_path).parent / CACHE_DIR)
+    cache = Path(os.environ.get("NOTEBOOK_CSS_CACHE_DIR") or project_dir(config) / CACHE_DIR)
     return _STYLE_RE.sub(lambda m: m[1] + pruned(m["css"], names, cache) + m[3], output)
 
 

@@ -62,6 +62,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.structure.pages import Page
 from mkdocs.utils import get_relative_url
 
+from docsys.build.config import project_dir
 from docsys.build.strings import strings
 from docsys.core import glossary
 from docsys.core.paths import DEFAULT_LANG, page_lang
@@ -185,7 +186,7 @@ def on_post_build(config: MkDocsConfig) -> None:
         return
     start = time.perf_counter()
     language = Language(_state.lang, glossary_terms(Path(config.docs_dir), _state.lang))
-    cache_root = Path(os.environ.get(CACHE_ENV) or Path(config.config_file_path).parent / CACHE_DIR)
+    cache_root = Path(os.environ.get(CACHE_ENV) or project_dir(config) / CACHE_DIR)
     write_index(_state.pages, language, Path(config.site_dir) / language_root(language.code) / BUNDLE, cache_root)
     log.info(f"Search ({language.code}): {len(_state.pages)} pages indexed in {time.perf_counter() - start:.2f} s")
 

@@ -10,11 +10,13 @@ from pathlib import Path
 from jinja2 import Environment, FileSystemBytecodeCache
 from mkdocs.config.defaults import MkDocsConfig
 
+from docsys.build.config import project_dir
+
 CACHE_DIR = Path(".cache") / "jinja"  # relative to mkdocs.yml's folder
 
 
 def on_env(env: Environment, config: MkDocsConfig, files) -> Environment:
-    folder = Path(config.config_file_path).parent / CACHE_DIR
+    folder = project_dir(config) / CACHE_DIR
     folder.mkdir(parents=True, exist_ok=True)
     env.bytecode_cache = FileSystemBytecodeCache(str(folder))
     return env

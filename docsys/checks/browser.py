@@ -50,9 +50,9 @@ class _QuietHandler(SimpleHTTPRequestHandler):
 
 
 @contextmanager
-def serve(site_dir: Path) -> Iterator[str]:
+def serve(site_dir: Path, handler: type[SimpleHTTPRequestHandler] = _QuietHandler) -> Iterator[str]:
     """Serve a built site on a free local port, as a static file server would; yields its base URL."""
-    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(site_dir)))
+    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(handler, directory=str(site_dir)))
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:

@@ -11,19 +11,17 @@ from __future__ import annotations
 import functools
 import gzip
 import json
-import threading
 import tomllib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from http.server import ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import urlsplit
 
 from playwright.sync_api import Browser, Page, Request
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from docsys.checks.browser import Tab, _QuietHandler
+from docsys.checks.browser import Tab, _QuietHandler, serve
 from docsys.core import glossary
 from docsys.core.paths import DEFAULT_LANG, LANGS
 
@@ -217,15 +215,8 @@ def _gzipped(path: Path, mtime_ns: int) -> bytes:
 def serve_gzip(site_dir: Path) -> Iterator[str]:
     """Serve a built site on a free local port with gzip, as a static host would; yields its base URL.
     (Lighthouse and transfer sizes need it: python -m http.server compresses nothing.)"""
-    handler = functools.partial(_GzipHandler, directory=str(site_dir))
-    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}"
-    finally:
-        server.shutdown()
-        server.server_close()
+    with serve(site_dir, _GzipHandler) as base:
+        yield base
 
 
 @dataclass

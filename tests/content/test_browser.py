@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from docsys.checks.browser import PagePair, Tab, audit, launch, pairs_of, serve
+from docsys.checks.browser import PagePair, Tab, audit, pairs_of, serve
 from docsys.core.paths import ARTIFACTS_DIR, DEFAULT_LANG, DOCS_DIR, page_paths
 
 EN_PAGES = [p.relative_to(DOCS_DIR / DEFAULT_LANG).with_suffix("") for p in page_paths(DEFAULT_LANG)]
@@ -20,12 +20,6 @@ NOTEBOOKS = ["notebooks/speed-up-training"]
 def _pair(slug) -> PagePair:
     path = "/" if str(slug) == "index" else f"/{slug}/"
     return PagePair(path, "/zh" + path)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with launch() as browser:
-        yield browser
 
 
 @pytest.fixture(scope="module")

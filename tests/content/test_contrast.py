@@ -6,26 +6,12 @@ from __future__ import annotations
 import pytest
 
 from docsys.checks import search
-from docsys.checks.browser import launch
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with launch() as browser:
-        yield browser
-
-
-@pytest.fixture(scope="module")
-def site(built_site):
-    assert built_site.returncode == 0, "the site did not build: see test_strict_build_passes_without_warnings"
-    with search.serve_gzip(built_site.path) as base:
-        yield base
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("path", ["/mixed-precision/", "/zh/mixed-precision/"])
-def test_header_links_and_code_comments_reach_aa(browser, site, path, scheme):
-    ratios = search.contrast(browser, site, path, scheme)
+def test_header_links_and_code_comments_reach_aa(browser, gzip_site, path, scheme):
+    ratios = search.contrast(browser, gzip_site, path, scheme)
     print(f"{path} {scheme}: {ratios}")
     assert None not in ratios.values(), f"{path} lacks one of {list(search.CONTRAST_TARGETS)}: {ratios}"
     low = {name: r for name, r in ratios.items() if r < search.AA}

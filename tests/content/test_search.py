@@ -13,29 +13,16 @@ from pathlib import Path
 import pytest
 
 from docsys.checks import search
-from docsys.checks.browser import Tab, launch
+from docsys.checks.browser import Tab
 from docsys.core.paths import DEFAULT_LANG, LANGS
 
 QUERIES = Path(__file__).with_name("search_queries.toml")
 BUDGET = 150_000  # bytes on the wire for one query with an empty cache (issue #15)
 
 
-@pytest.fixture(scope="module")
-def browser():
-    with launch() as browser:
-        yield browser
-
-
-@pytest.fixture(scope="module")
-def site(built_site):
-    assert built_site.returncode == 0, "the site did not build: see test_strict_build_passes_without_warnings"
-    with search.serve_gzip(built_site.path) as base:
-        yield base
-
-
 @pytest.fixture
-def tab(browser, site):
-    tab = Tab(browser, site)
+def tab(browser, gzip_site):
+    tab = Tab(browser, gzip_site)
     yield tab
     assert not (tab.findings.console or tab.findings.offsite or tab.findings.failed), tab.findings
     tab.close()
@@ -68,9 +55,9 @@ def test_glossary_terms_in_the_query_table_expect_the_glossarys_page(lang):
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_each_query_ranks_its_page_first(browser, site, lang):
+def test_each_query_ranks_its_page_first(browser, gzip_site, lang):
     start = time.perf_counter()
-    ranked = search.rank(browser, site, [q for q in search.load_queries(QUERIES) if q.lang == lang])
+    ranked = search.rank(browser, gzip_site, [q for q in search.load_queries(QUERIES) if q.lang == lang])
     print(f"\n{lang}: {len(ranked)} queries in {time.perf_counter() - start:.1f} s")
     for result in ranked:
         print(f"  {result}")
@@ -108,10 +95,10 @@ HEAVY = {"en": ["mixed precision", "distributed data parallel", "hook"], "zh": [
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_pages_load_nothing_for_search_and_a_query_stays_within_budget(browser, site, lang):
+def test_pages_load_nothing_for_search_and_a_query_stays_within_budget(browser, gzip_site, lang):
     """Each query on a fresh page with an empty cache: nothing for search until typing, then <= BUDGET."""
     home = "/" if lang == DEFAULT_LANG else f"/{lang}/"
-    costs = {query: search.search_cost(browser, site, home, query) for query in HEAVY[lang]}
+    costs = {query: search.search_cost(browser, gzip_site, home, query) for query in HEAVY[lang]}
     for query, cost in costs.items():
         print(f"{lang} {query!r}: page {cost.page_load.total()} B, query {cost.query.total()} B")
     eager = {query: c.page_load.search() for query, c in costs.items() if c.page_load.search()}

@@ -10,17 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from docsys.checks.browser import audit, launch, pairs_of, serve
+from docsys.checks.browser import audit, pairs_of, serve
 from tests.tooling import minisite
 
 # The module fixture builds the small site several times: one worker builds it (pytest-xdist, --dist loadgroup).
 pytestmark = [pytest.mark.xdist_group("tooling-browser-small-site"), pytest.mark.browser]
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with launch() as browser:
-        yield browser
 
 
 

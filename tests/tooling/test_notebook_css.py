@@ -13,7 +13,6 @@ from pathlib import Path
 import pytest
 
 from docsys.build import notebook_css
-from docsys.checks.browser import launch
 from docsys.checks.search import serve_gzip
 from docsys.core.paths import NOTEBOOKS_DIR
 from tests.tooling import minisite
@@ -55,12 +54,6 @@ def test_a_class_that_the_themes_scripts_add_keeps_its_rules(tmp_path):
     names = notebook_css.page_names('<div class="jupyter-wrapper"></div>') | notebook_css.script_names((script,))
     css = ".jupyter-wrapper .md-typeset__scrollwrap{margin:0}.jupyter-wrapper .jp-Absent{margin:0}"
     assert notebook_css.pruned(css, names, tmp_path) == ".jupyter-wrapper .md-typeset__scrollwrap{margin:0}"
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with launch() as browser:
-        yield browser
 
 
 @pytest.fixture(scope="module")

@@ -13,7 +13,7 @@ import pytest
 
 from docsys.build import search as search_hook
 from docsys.checks import search
-from docsys.checks.browser import Tab, launch
+from docsys.checks.browser import Tab
 from docsys.core.paths import DEFAULT_LANG, LANGS
 from tests.tooling import minisite
 
@@ -22,12 +22,6 @@ pytestmark = pytest.mark.browser
 BUDGET = 150_000
 EN_QUERY = search.Query("en", "autocast", "mixed-precision")
 ZH_QUERY = search.Query("zh", "混合精度", "mixed-precision")
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with launch() as browser:
-        yield browser
 
 
 @pytest.fixture(scope="module")
