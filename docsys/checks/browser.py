@@ -225,26 +225,36 @@ class SiteReport:
     visited: int = 0
 
 
-def audit(browser: Browser, base: str, pairs: list[PagePair]) -> SiteReport:
-    """Visit every page pair and switch language both ways, recording everything that goes wrong."""
+def audit(tab: Tab, pairs: list[PagePair]) -> SiteReport:
+    """Open every page of every pair in one tab, as a reader would, and record what goes wrong there:
+    requests to other hosts, console errors, failed requests, code blocks without a copy button."""
     report = SiteReport()
-    tab = Tab(browser, base)
-    try:
-        for pair in pairs:
-            tab.open(pair.en)
-            for want, lang in ((pair.zh, "zh"), (pair.en, "en")):
-                report.visited += 1
-                here = tab.path()
-                blocks, buttons = tab.code_blocks()
-                report.code_blocks += blocks
-                if buttons < blocks:
-                    report.no_copy_button.append(f"{here}: {blocks - buttons} of {blocks} code blocks")
-                settle = lang != DEFAULT_LANG  # the en page was audited when it was opened
-                landed = tab.switch_language(lang, settle=settle)
-                if landed != want or (settle and tab.html_lang() != lang):
-                    report.switches.append(f"{here} -> {lang}: landed on {landed}, not {want}")
-                    break
-        report.findings = tab.findings
-    finally:
-        tab.close()
+    tab.findings = Findings()
+    for path in [path for pair in pairs for path in (pair.en, pair.zh)]:
+        tab.open(path)
+        report.visited += 1
+        blocks, buttons = tab.code_blocks()
+        report.code_blocks += blocks
+        if buttons < blocks:
+            report.no_copy_button.append(f"{path}: {blocks - buttons} of {blocks} code blocks")
+    report.findings = tab.findings
     return report
+
+
+def language_switches(tab: Tab, pairs: list[PagePair]) -> list[str]:
+    """Click the header's language selector on each page of each pair, as a reader does; returns the
+    switches that did not land on the other page of the pair. Material's script, not the link alone,
+    decides where a click lands (it looks the target up in the sitemap first). Afterwards
+    tab.findings holds what the browser saw during the switches."""
+    lost = []
+    tab.findings = Findings()
+    for pair in pairs:
+        tab.open(pair.en)
+        for want, lang in ((pair.zh, "zh"), (pair.en, "en")):
+            here = tab.path()
+            # The other-language page must load before its own selector is used; the way back needs its URL only.
+            landed = tab.switch_language(lang, settle=lang != DEFAULT_LANG)
+            if landed != want:
+                lost.append(f"{here} -> {lang}: landed on {landed}, not {want}")
+                break
+    return lost

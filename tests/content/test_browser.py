@@ -1,20 +1,22 @@
 """The built site in a real browser (Debian Chromium via Playwright), served by a local static server.
 
-Each page pair is visited by one test: the English page is opened, the language switched to Chinese
-and back, and everything the browser saw is checked: where the switcher lands, requests to other
-hosts, console errors, failed requests, copy buttons. Under pytest-xdist the pairs spread over the
-workers, each with its own browser.
+Every page is opened once per language in one tab per worker, and everything the browser saw is
+checked: requests to other hosts, console errors, failed requests, copy buttons. The language
+selector is clicked both ways on one page of each kind; where it leads from every other page is its
+link, which tests/content/test_site.py checks on every built page. Under pytest-xdist the pages
+spread over the workers, each with its own browser.
 """
 
 from __future__ import annotations
 
 import pytest
 
-from docsys.checks.browser import PagePair, Tab, audit, pairs_of, serve
+from docsys.checks.browser import PagePair, Tab, audit, language_switches, pairs_of, serve
 from docsys.core.paths import ARTIFACTS_DIR, DEFAULT_LANG, DOCS_DIR, page_paths
 
 EN_PAGES = [p.relative_to(DOCS_DIR / DEFAULT_LANG).with_suffix("") for p in page_paths(DEFAULT_LANG)]
 NOTEBOOKS = ["notebooks/speed-up-training"]
+ONE_OF_EACH_KIND = ["index", "autograd", *NOTEBOOKS]  # the home page, a text page, a notebook page
 
 
 def _pair(slug) -> PagePair:
@@ -29,8 +31,9 @@ def site(built_site):
         yield base
 
 
-@pytest.fixture
-def tab(browser, site):
+@pytest.fixture(scope="module")
+def reader(browser, site):
+    """One tab that reads page after page, as a reader does (the HTTP cache is kept between pages)."""
     tab = Tab(browser, site)
     yield tab
     tab.close()
@@ -42,31 +45,26 @@ def test_every_built_page_pair_is_audited(built_site):
 
 
 @pytest.mark.parametrize("slug", [*EN_PAGES, *NOTEBOOKS], ids=str)
-def test_page_pair_in_the_browser(browser, site, slug):
-    report = audit(browser, site, [_pair(slug)])
+def test_page_pair_in_the_browser(reader, slug):
+    report = audit(reader, [_pair(slug)])
     assert report.visited == 2
-    assert not report.switches, "\n".join(report.switches)
     assert not report.findings.offsite, "\n".join(report.findings.offsite)
     assert not report.findings.console, "\n".join(report.findings.console)
     assert not report.findings.failed, "\n".join(report.findings.failed)
     assert not report.no_copy_button, "code blocks without a copy button:\n" + "\n".join(report.no_copy_button)
 
 
-@pytest.mark.parametrize(("start", "query", "expected"), [
-    ("/zh/autograd/", "混合精度", "/zh/mixed-precision/"),
-    ("/autograd/", "mixed precision", "/mixed-precision/"),
-])
-def test_search_finds_the_mixed_precision_page(tab, start, query, expected):
-    tab.open(start)
-    results = tab.search(query)
-    assert expected in results, f"searching {query!r} on {start} gave {results}"
-    assert not tab.findings.console and not tab.findings.offsite, tab.findings
+@pytest.mark.parametrize("slug", ONE_OF_EACH_KIND)
+def test_language_selector_stays_on_the_page_both_ways(reader, slug):
+    lost = language_switches(reader, [_pair(slug)])
+    assert not lost, "\n".join(lost)
+    assert not reader.findings.console, reader.findings.console
 
 
-def test_screenshots_of_an_en_and_a_zh_page(tab):
+def test_screenshots_of_an_en_and_a_zh_page(reader):
     ARTIFACTS_DIR.mkdir(exist_ok=True)
     for lang, path in (("en", "/autograd/"), ("zh", "/zh/autograd/")):
-        tab.open(path)
+        reader.open(path)
         shot = ARTIFACTS_DIR / f"{lang}-autograd.png"
-        tab.page.screenshot(path=shot)
+        reader.page.screenshot(path=shot)
         assert shot.stat().st_size > 10_000

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
+from docsys.checks.browser import pairs_of
 from docsys.checks.site import built_page, warnings_of
-from docsys.core.paths import DEFAULT_LANG, page_paths
+from docsys.core.paths import page_paths
 
+SWITCHER_LINK = re.compile(r'<a href="([^"]+)" hreflang="([^"]+)"')
+HTML_LANG = re.compile(r'<html lang="([^"]+)"')
 EXTERNAL_ASSET_RE = re.compile(r'<(?:script|link|img|iframe|source)\b[^>]*\b(?:src|href)="(?:https?:)?//', re.I)
 
 
@@ -15,15 +19,29 @@ def test_strict_build_passes_without_warnings(built_site):
     assert not warnings_of(built_site), "\n".join(warnings_of(built_site))
 
 
-def test_language_switcher_links_the_same_page(built_site):
-    for page in page_paths(DEFAULT_LANG):
-        built = built_page(built_site.path, page).read_text(encoding="utf-8")
-        links = dict(re.findall(r'<a href="([^"]+)" hreflang="([^"]+)"', built))
-        zh = {v: k for k, v in links.items()}.get("zh")
-        assert zh is not None, f"{page.name}: no zh link in the language switcher"
-        base = built_site.path if zh.startswith("/") else built_page(built_site.path, page).parent
-        target = (base / zh.lstrip("/") / "index.html").resolve()
-        assert target == built_page(built_site.path, page.parents[1] / "zh" / page.name).resolve()
+def _switcher_target(site_dir: Path, path: str, lang: str) -> Path | None:
+    """The built file that the language selector of the page at `path` links for `lang`."""
+    page = site_dir / path.strip("/") / "index.html"
+    links = {hreflang: href for href, hreflang in SWITCHER_LINK.findall(page.read_text(encoding="utf-8"))}
+    if lang not in links:
+        return None
+    base = site_dir if links[lang].startswith("/") else page.parent
+    return (base / links[lang].lstrip("/") / "index.html").resolve()
+
+
+def test_language_selector_of_every_page_links_its_other_language_page(built_site):
+    """Both ways, notebook pages included; tests/content/test_browser.py clicks it on a few of them."""
+    site_dir = built_site.path
+    lost = []
+    for pair in pairs_of(site_dir):
+        for here, there, lang in ((pair.en, pair.zh, "zh"), (pair.zh, pair.en, "en")):
+            target = _switcher_target(site_dir, here, lang)
+            if target != (site_dir / there.strip("/") / "index.html").resolve():
+                lost.append(f"{here} -> {lang}: links {target}, not {there}")
+            html_lang = HTML_LANG.search((site_dir / there.strip("/") / "index.html").read_text(encoding="utf-8"))
+            if html_lang is None or html_lang.group(1) != lang:
+                lost.append(f"{there}: <html lang> is not {lang!r}")
+    assert not lost, "\n".join(lost)
 
 
 def test_built_pages_load_nothing_from_other_hosts(built_site):

@@ -10,19 +10,24 @@ from pathlib import Path
 
 import pytest
 
-from docsys.checks.browser import audit, pairs_of, serve
+from docsys.checks.browser import Tab, audit, language_switches, pairs_of, serve
 from tests.tooling import minisite
 
 # The module fixture builds the small site several times: one worker builds it (pytest-xdist, --dist loadgroup).
 pytestmark = [pytest.mark.xdist_group("tooling-browser-small-site"), pytest.mark.browser]
 
 
-
-
 def _audit_small_site(browser, docs: Path, site_dir: Path, without_overrides: bool = False):
     built = minisite.build(docs, site_dir, without_overrides=without_overrides)
     with serve(built.path) as base:
-        return audit(browser, base, pairs_of(built.path))
+        tab = Tab(browser, base)
+        try:
+            report = audit(tab, pairs_of(built.path))
+            report.switches = language_switches(tab, pairs_of(built.path))
+            report.findings.console += tab.findings.console
+            return report
+        finally:
+            tab.close()
 
 
 EXTERNAL_FONT = "https://fonts.googleapis.com/css2?family=Roboto&display=swap"
