@@ -16,6 +16,8 @@ Needs jupytext, nbformat and nbclient (the site's environment), so the GPU path 
 
 from __future__ import annotations
 
+import copy
+import functools
 import os
 import tempfile
 from pathlib import Path
@@ -43,6 +45,14 @@ def record_path(source: Path) -> Path:
 
 
 def read(source: Path) -> nbformat.NotebookNode:
+    """The bilingual source as a notebook (a fresh copy: callers may change it)."""
+    stat = source.stat()
+    return copy.deepcopy(_parsed(source, stat.st_mtime_ns, stat.st_size))
+
+
+@functools.lru_cache(maxsize=8)
+def _parsed(source: Path, mtime_ns: int, size: int) -> nbformat.NotebookNode:
+    """Parsed once per version of the file: a build reads each source three times per language."""
     notebook = jupytext.read(source)
     problems = language_problems(notebook)
     if problems:

@@ -109,3 +109,20 @@ def test_an_output_image_without_alt_text_is_a_build_warning(tmp_path, caplog):
     page = f"<div>{PLACEHOLDER}</div>"
     assert _with_alt_text(page, source, "zh") == page
     assert 'plot.py: an output image has no zh alt text; give its code cell one: `# %% alt_en="..."' in caplog.text
+
+
+def test_a_source_is_parsed_once_per_version_and_each_reader_gets_its_own_copy(tmp_path, monkeypatch):
+    from docsys.core import notebook
+
+    source = tmp_path / "cached.py"
+    source.write_text(SOURCE, encoding="utf-8")
+    parses = []
+    real_read = jupytext.read
+    monkeypatch.setattr(jupytext, "read", lambda path: parses.append(path) or real_read(path))
+    first = notebook.read(source)
+    first.cells.clear()
+    assert notebook.read(source).cells, "a reader's change reached the next reader"
+    assert len(parses) == 1
+    source.write_text(SOURCE.replace("1 + 1", "2 + 2"), encoding="utf-8")
+    assert "2 + 2" in notebook.read(source).cells[2].source
+    assert len(parses) == 2
