@@ -19,7 +19,7 @@ import tempfile
 from pathlib import Path
 
 from docsys.checks.browser import CHROMIUM
-from docsys.checks.search import serve_gzip
+from docsys.checks.downloads import serve_gzip
 
 LIGHTHOUSE = Path(os.environ.get("LIGHTHOUSE", "/opt/lh/node_modules/.bin/lighthouse"))
 CATEGORIES = ("performance", "accessibility", "best-practices", "seo")

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from docsys.checks import search
+from docsys.checks import contrast
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("path", ["/mixed-precision/", "/zh/mixed-precision/"])
 def test_header_links_and_code_comments_reach_aa(browser, gzip_site, path, scheme):
-    ratios = search.contrast(browser, gzip_site, path, scheme)
+    ratios = contrast.contrast(browser, gzip_site, path, scheme)
     print(f"{path} {scheme}: {ratios}")
-    assert None not in ratios.values(), f"{path} lacks one of {list(search.CONTRAST_TARGETS)}: {ratios}"
-    low = {name: r for name, r in ratios.items() if r < search.AA}
-    assert not low, f"{path} ({scheme}): below {search.AA}:1: {low}"
+    assert None not in ratios.values(), f"{path} lacks one of {list(contrast.CONTRAST_TARGETS)}: {ratios}"
+    low = {name: r for name, r in ratios.items() if r < contrast.AA}
+    assert not low, f"{path} ({scheme}): below {contrast.AA}:1: {low}"

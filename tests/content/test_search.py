@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from docsys.checks import search
+from docsys.checks import downloads, search
 from docsys.checks.browser import Tab
 from docsys.core.paths import DEFAULT_LANG, LANGS
 
@@ -98,7 +98,7 @@ HEAVY = {"en": ["mixed precision", "distributed data parallel", "hook"], "zh": [
 def test_pages_load_nothing_for_search_and_a_query_stays_within_budget(browser, gzip_site, lang):
     """Each query on a fresh page with an empty cache: nothing for search until typing, then <= BUDGET."""
     home = "/" if lang == DEFAULT_LANG else f"/{lang}/"
-    costs = {query: search.search_cost(browser, gzip_site, home, query) for query in HEAVY[lang]}
+    costs = {query: downloads.search_cost(browser, gzip_site, home, query) for query in HEAVY[lang]}
     for query, cost in costs.items():
         print(f"{lang} {query!r}: page {cost.page_load.total()} B, query {cost.query.total()} B")
     eager = {query: c.page_load.search() for query, c in costs.items() if c.page_load.search()}

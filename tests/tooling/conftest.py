@@ -1,13 +1,17 @@
-"""Fixtures of the tooling tests: the fixture site, built once, and copies of it to plant faults in."""
+"""Fixtures of the tooling tests: the fixture site and the small search site, each built once, and copies
+of them to plant faults in."""
 
 from __future__ import annotations
 
+import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from docsys.checks.site import Build, build
 from docsys.core import check
+from tests.tooling import minisite, search_site
 from tests.tooling.site_fixture import FIXTURE, copy_fixture
 
 
@@ -27,3 +31,23 @@ def quiet_enough(monkeypatch: pytest.MonkeyPatch) -> None:
     """Tools are tested on whatever machine runs the tests: a busy one must not refuse their benchmarks
     (tests of the refusal set the limit themselves)."""
     monkeypatch.setattr(check, "LOAD_LIMIT", 1e9)
+
+
+@pytest.fixture(scope="module")
+def small_search_site(tmp_path_factory, worker_id) -> Path:
+    """The small search site (tests/tooling/search_site.py), built once per test run (shared by the workers
+    and the search, downloads and contrast tests); tests plant faults in copies."""
+    return minisite.shared(tmp_path_factory, worker_id, "small-site-search", search_site.build_small_site)
+
+
+@pytest.fixture
+def planted(small_search_site, tmp_path) -> Callable[[Callable[[Path], None]], Path]:
+    """A copy of the small search site with a fault written into it by `plant(site_dir)`."""
+
+    def copy_with(plant: Callable[[Path], None]) -> Path:
+        site = tmp_path / "site"
+        shutil.copytree(small_search_site, site)
+        plant(site)
+        return site
+
+    return copy_with

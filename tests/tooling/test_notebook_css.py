@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from docsys.build import notebook_css
-from docsys.checks.search import serve_gzip
+from docsys.checks.downloads import serve_gzip
 from docsys.core.paths import NOTEBOOKS_DIR
 from tests.tooling import minisite
 

@@ -1,0 +1,100 @@
+"""Writing a language's index: the indexed copies of its pages (cached), Pagefind's run over them,
+and the files search.js reads beside the index."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import subprocess
+import tempfile
+from pathlib import Path
+
+from mkdocs.exceptions import PluginError
+
+from docsys.build.search.document import index_document
+from docsys.build.search.languages import Language
+
+BUNDLE = "pagefind"  # the index's folder under each language's root: /pagefind/, /zh/pagefind/
+TERMS = "terms.json"  # the glossary's terms of several words, which search.js joins in a query
+WORDS = "words.json"  # Chinese words by log-probability ({"-9.12": "词 词"}), for search.js to segment a query
+UNUSED = ("pagefind-*ui.*", "pagefind-highlight.js")  # Pagefind's own search UIs: the site uses Material's
+# Word locations per index chunk (Pagefind's default: 20000, ~30 KB compressed here). A query
+# fetches the chunk of each of its words: smaller chunks keep a query's download small. Pagefind
+# 1.5.2 reads this from PAGEFIND_UNSTABLE_INDEX_CHUNK_SIZE (its name says it may change: recheck
+# with tests/content/test_search.py's payload test when upgrading Pagefind).
+INDEX_CHUNK_SIZE = 2000
+CACHE_DIR = Path(".cache") / "search"  # relative to mkdocs.yml's folder
+CACHE_ENV = "SEARCH_CACHE_DIR"  # overrides it (timing cold builds without emptying the shared cache)
+VERSION = "12"  # bump when the indexed copy changes, to invalidate the cache
+
+
+def write_index(pages: dict[str, str], language: Language, bundle: Path, cache_root: Path) -> None:
+    """Index one language's pages (path under its root -> article HTML) into `bundle`, with the
+    files search.js reads beside it."""
+    documents, words = indexed_copies(pages, language, cache_root)
+    run_pagefind(documents, bundle)
+    latin_terms = [] if language.segmented else list(language.terms)  # Chinese terms are among the words
+    (bundle / TERMS).write_text(json.dumps(latin_terms, ensure_ascii=False), encoding="utf-8")
+    if language.segmented:
+        (bundle / WORDS).write_text(json.dumps(words_by_probability(words), ensure_ascii=False), encoding="utf-8")
+
+
+def words_by_probability(words: dict[str, float]) -> dict[str, str]:
+    """{log-probability: its words, space-separated}: a sixth smaller gzipped than {word: log-probability},
+    and every Chinese query downloads it."""
+    grouped: dict[float, list[str]] = {}
+    for word, logp in sorted(words.items()):
+        grouped.setdefault(logp, []).append(word)
+    return {str(logp): " ".join(group) for logp, group in sorted(grouped.items())}
+
+
+def indexed_copies(pages: dict[str, str], language: Language, cache_root: Path) -> tuple[dict[str, str], dict]:
+    """The document Pagefind indexes for each page, and its Chinese words' log-probabilities (cached per page)."""
+    documents: dict[str, str] = {}
+    words: dict[str, float] = {}
+    for path, article in pages.items():
+        key = hashlib.sha256(f"{VERSION}\0{language}\0{article}".encode()).hexdigest()[:32]
+        entry = cache_root / f"{key}.json"
+        try:
+            document, page_words = json.loads(entry.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            document, page_words = index_document(article, language)
+            _write_atomically(entry, json.dumps([document, page_words], ensure_ascii=False))
+        documents[path] = document
+        words.update(page_words)
+    return documents, words
+
+
+def pagefind_binary() -> str:
+    """The Pagefind binary that the `pagefind-bin-extended` package installs (requirements.txt)."""
+    try:
+        from pagefind_bin_extended import get_executable
+    except ImportError:
+        raise PluginError("search: pagefind-bin-extended is not installed; run scripts/setup.sh") from None
+    return str(get_executable())
+
+
+def run_pagefind(documents: dict[str, str], bundle: Path) -> None:
+    """Write the documents to a scratch site and index it into `bundle` (URLs relative to its parent)."""
+    with tempfile.TemporaryDirectory(prefix="search-") as scratch:
+        for path, document in documents.items():
+            target = Path(scratch, path)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(document, encoding="utf-8")
+        command = [pagefind_binary(), "--site", scratch, "--output-path", str(bundle), "--quiet"]
+        env = {**os.environ, "PAGEFIND_UNSTABLE_INDEX_CHUNK_SIZE": str(INDEX_CHUNK_SIZE)}
+        proc = subprocess.run(command, capture_output=True, text=True, check=False, env=env)
+    if proc.returncode != 0:
+        last = (proc.stderr or proc.stdout).strip().splitlines()[-1:] or ["no output"]
+        raise PluginError(f"search: pagefind failed ({proc.returncode}): {last[0]}")
+    for unused in UNUSED:
+        for path in bundle.glob(unused):
+            path.unlink()
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_name(f".{path.name}.{os.getpid()}")
+    temporary.write_text(text, encoding="utf-8")
+    temporary.replace(path)
