@@ -8,7 +8,8 @@ import pytest
 
 from docsys.build.translations import insert_under_title, notice
 from docsys.checks.browser import Tab, launch, serve
-from docsys.checks.translations import check_tree, mark_pending, pair, record_new
+from docsys.checks.translations.check import check_tree, pair
+from docsys.checks.translations.update import mark_pending, record_new
 from tests.tooling import minisite
 
 # The module fixture builds the small site several times: one worker builds it (pytest-xdist, --dist loadgroup).
