@@ -1,5 +1,5 @@
 // A module worker that answers Material's search box with this language's Pagefind index
-// (docsys/build/search.py). overrides/partials/search-bridge.html starts it on the reader's
+// (docsys/build/search/). overrides/partials/search-bridge.html starts it on the reader's
 // first query, never before, and relays its answers to Material's search UI.
 //
 // A query is split into words exactly as the index was: at punctuation inside a token
@@ -12,7 +12,7 @@
 const RESULTS = 7; // at most this many pages' text is fetched per query (Material shows them first)
 const RELEVANT = 0.2; // ... and only pages scoring at least this share of the best page's score
 const PAUSE_MS = 120; // a query is searched once typing pauses this long: no index or text for "G", "Gr", ...
-const BREAK = /(?<=\S)\^(<\/mark>)?(?: |$)/g; // word breaks the index inserted (docsys/build/search.py SEP)
+const BREAK = /(?<=\S)\^(<\/mark>)?(?: |$)/g; // word breaks the index inserted (docsys/build/search/words.py SEP)
 const JOIN = /(?<=\S)\^(?=\S)/g; // inside a glossary term (JOIN): nothing between Chinese characters, else a space
 const INNER_PUNCTUATION = /(?<=[\p{L}\p{N}_])[^\p{L}\p{N}_\s]+(?=[\p{L}\p{N}_])/gu;
 const HAN = /[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+/g; // (global: test() with it would keep a position)
