@@ -1,0 +1,38 @@
+"""Lighter code blocks: drop the highlighter's elements that change nothing a reader sees. An MkDocs hook.
+
+Every element of a page is styled again each time Material's script touches the whole page at load
+(its palette sets and clears `data-md-color-switching` on <body>, and sets the `color-scheme` meta:
+each a full style recalculation), so the page's element count is most of its main-thread time on a
+phone, and Pygments' spans are most of a code-heavy page's elements. Inside <pre> blocks this removes
+
+- `<span class="n">name</span>` (a Name token): Material colours `.highlight .n` with
+  `--md-code-hl-name-color`, which both its palettes define as `--md-code-fg-color`, the colour the
+  code block already has; the notebook's Pygments stylesheet has no `.n` rule at all;
+- `<span class="w"> </span>` (whitespace): no colour shows on a space, and no stylesheet gives
+  `.w` anything but a colour;
+- the empty `<span></span>` Pygments writes at the start of every block.
+
+The text is left byte for byte, so copying, search and the tests that read code blocks see the same
+code. tests/tooling/test_code_dom.py holds Material's palettes to the first premise; tests/content/
+test_site.py holds the pages to an element budget.
+"""
+
+from __future__ import annotations
+
+import re
+
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.structure.pages import Page
+
+_PRE_RE = re.compile(r"<pre\b.*?</pre>", re.S)
+_PLAIN_SPAN_RE = re.compile(r'<span class="[nw]">([^<]*)</span>')
+_EMPTY_SPAN = "<span></span>"
+
+
+def on_post_page(output: str, page: Page, config: MkDocsConfig) -> str:
+    return lighter(output)
+
+
+def lighter(html: str) -> str:
+    """`html` without the spans of its <pre> blocks that do not change how the code looks."""
+    return _PRE_RE.sub(lambda m: _PLAIN_SPAN_RE.sub(r"\1", m[0]).replace(_EMPTY_SPAN, ""), html)

@@ -1,0 +1,42 @@
+"""docsys/build/code_dom.py: code blocks lose only the spans that change nothing a reader sees."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import material
+
+from docsys.build.code_dom import lighter
+
+BLOCK = ('<div class="highlight"><pre><span></span><code><span class="n">x</span><span class="w"> </span>'
+         '<span class="o">=</span><span class="w"> </span><span class="nb">len</span><span class="p">(</span>'
+         '<span class="n">xs</span><span class="p">)</span>\n</code></pre></div>')
+
+
+def test_names_whitespace_and_the_empty_span_go_and_the_text_stays():
+    out = lighter(BLOCK)
+    assert out == ('<div class="highlight"><pre><code>x <span class="o">=</span> <span class="nb">len</span>'
+                   '<span class="p">(</span>xs<span class="p">)</span>\n</code></pre></div>')
+    assert re.sub(r"<[^>]+>", "", out) == re.sub(r"<[^>]+>", "", BLOCK)
+
+
+def test_a_notebook_cell_is_lightened_too_and_nothing_outside_pre_is_touched():
+    cell = '<div class="highlight-ipynb hl-python"><pre><span></span><span class="n">torch</span></pre></div>'
+    prose = '<p><span class="n">not code</span><span></span></p>'
+    assert lighter(prose + cell) == prose + '<div class="highlight-ipynb hl-python"><pre>torch</pre></div>'
+
+
+def _material_css(name: str) -> str:
+    return next((Path(material.__file__).parent / "templates/assets/stylesheets").glob(f"{name}.*.min.css")).read_text()
+
+
+def test_material_colours_a_name_as_the_code_around_it_in_both_palettes():
+    """The premise of dropping `.n`: if Material ever colours names, this fails and the hook must go."""
+    for css in (_material_css("main"), _material_css("palette")):
+        assert re.findall(r"--md-code-hl-name-color:([^;}]+)", css) == ["var(--md-code-fg-color)"]
+    assert ".highlight .kc,.highlight .n{color:var(--md-code-hl-name-color)}" in _material_css("main")
+    assert not re.search(r"\.w\b", _material_css("main"))
+    ours = "".join(p.read_text(encoding="utf-8") for p in Path("docs/assets").glob("*.css"))
+    assert "--md-code-hl-name-color" not in ours
+    assert not re.search(r"\.[nw]\b", ours)
