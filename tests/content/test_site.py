@@ -84,3 +84,28 @@ def test_nav_titles_no_page():
     with MKDOCS_YML.open(encoding="utf-8") as f:
         problems = titled_nav_pages(yaml_load(f)["nav"])
     assert not problems, "\n".join(problems)
+
+
+def test_lighthouse_pages_stay_within_their_element_budget(built_site):
+    """Lighthouse's pages (scripts/lighthouse.py) in both languages: their element count is most of their
+    main-thread time on a phone (docsys/build/code_dom.py), which Lighthouse 95 needs kept down."""
+    from docsys.checks.site import ELEMENT_BUDGETS, element_count
+
+    over = []
+    for slug, budget in ELEMENT_BUDGETS.items():
+        for prefix in ("", "zh/"):
+            page = built_site.path / prefix / slug / "index.html"
+            count = element_count(page.read_text(encoding="utf-8"))
+            over += [f"{prefix}{slug}: {count} elements, budget {budget}"] if count > budget else []
+    assert not over, "\n".join(over)
+
+
+def test_no_page_carries_an_element_per_code_line_or_a_style_per_table_cell(built_site):
+    """Two ways a page grows by hundreds of elements or styles that a reader never sees: pymdownx's line
+    anchors (anchor_linenums: an invisible <a> per line) and Markdown's per-cell inline text-align."""
+    offenders = []
+    for page in built_site.path.rglob("*.html"):
+        built = page.read_text(encoding="utf-8")
+        if 'id="__codelineno-' in built or re.search(r'<t[dh] style="text-align', built):
+            offenders.append(str(page.relative_to(built_site.path)))
+    assert not offenders, offenders[:10]
