@@ -126,7 +126,7 @@ def element_count(page_html: str) -> int:
 
 
 # Elements a page may have (tests/content/test_site.py). Every element is styled again each time Material's
-# script restyles the whole page at load (docsys/build/code_dom.py says when), so this is most of a page's
+# script restyles the whole page at load (docsys/build/lean_html.py says when), so this is most of a page's
 # main-thread time on a phone. Lighthouse (scripts/lighthouse.py) measured these pages at 95+ with a little
 # under these counts; raise one only with a Lighthouse run that shows the page still scores 95.
 ELEMENT_BUDGETS = {

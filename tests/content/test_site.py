@@ -88,7 +88,7 @@ def test_nav_titles_no_page():
 
 def test_lighthouse_pages_stay_within_their_element_budget(built_site):
     """Lighthouse's pages (scripts/lighthouse.py) in both languages: their element count is most of their
-    main-thread time on a phone (docsys/build/code_dom.py), which Lighthouse 95 needs kept down."""
+    main-thread time on a phone (docsys/build/lean_html.py), which Lighthouse 95 needs kept down."""
     from docsys.checks.site import ELEMENT_BUDGETS, element_count
 
     over = []

@@ -1,4 +1,4 @@
-"""Lighter code blocks: drop the highlighter's elements that change nothing a reader sees. An MkDocs hook.
+"""Lighter pages: drop what the renderers write that changes nothing a reader sees. An MkDocs hook.
 
 Every element of a page is styled again each time Material's script touches the whole page at load
 (its palette sets and clears `data-md-color-switching` on <body>, and sets the `color-scheme` meta:
@@ -13,8 +13,11 @@ phone, and Pygments' spans are most of a code-heavy page's elements. Inside <pre
 - the empty `<span></span>` Pygments writes at the start of every block.
 
 The text is left byte for byte, so copying, search and the tests that read code blocks see the same
-code. tests/tooling/test_code_dom.py holds Material's palettes to the first premise; tests/content/
-test_site.py holds the pages to an element budget.
+code. Table cells that the notebook's Markdown renderer aligns with an inline style
+(`<td style="text-align:right">`, each cell its own style to resolve) get the `align` attribute that
+Python-Markdown writes for the pages (mkdocs.yml, `tables: use_align_attribute`) and Material's
+stylesheet expects (`td:not([align])`). tests/tooling/test_lean_html.py holds Material's palettes
+to the first premise; tests/content/test_site.py holds Lighthouse's pages to an element budget.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from mkdocs.structure.pages import Page
 _PRE_RE = re.compile(r"<pre\b.*?</pre>", re.S)
 _PLAIN_SPAN_RE = re.compile(r'<span class="[nw]">([^<]*)</span>')
 _EMPTY_SPAN = "<span></span>"
+_CELL_ALIGN_STYLE_RE = re.compile(r'<(t[dh]) style="text-align: ?(left|right|center);?">')
 
 
 def on_post_page(output: str, page: Page, config: MkDocsConfig) -> str:
@@ -34,5 +38,7 @@ def on_post_page(output: str, page: Page, config: MkDocsConfig) -> str:
 
 
 def lighter(html: str) -> str:
-    """`html` without the spans of its <pre> blocks that do not change how the code looks."""
-    return _PRE_RE.sub(lambda m: _PLAIN_SPAN_RE.sub(r"\1", m[0]).replace(_EMPTY_SPAN, ""), html)
+    """`html` without the spans of its <pre> blocks that do not change how the code looks, and with
+    its table cells aligned by attribute."""
+    html = _PRE_RE.sub(lambda m: _PLAIN_SPAN_RE.sub(r"\1", m[0]).replace(_EMPTY_SPAN, ""), html)
+    return _CELL_ALIGN_STYLE_RE.sub(r'<\1 align="\2">', html)
