@@ -15,6 +15,7 @@ Longest first, as the suite schedules them.
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import subprocess
 import sys
@@ -58,6 +59,7 @@ def _run_snippet(snippet) -> tuple[str, float, int]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--jobs", type=int, default=2, help="examples at a time (the suite's workers)")
+    parser.add_argument("--json", type=Path, help="also write each example's seconds to this file")
     args = parser.parse_args()
     jobs = [(_seconds(s), _run_snippet, s) for s in examples()]
     jobs += [(60.0, _run_notebook, source) for source in sorted(NOTEBOOKS_DIR.glob("*.py"))]
@@ -67,6 +69,8 @@ def main() -> int:
         done = list(pool.map(lambda job: job[1](job[2]), jobs))
     wall = time.monotonic() - start
     failed = [name for name, _, code in done if code != 0]
+    if args.json:
+        args.json.write_text(json.dumps({name: round(seconds, 2) for name, seconds, _ in done}, indent=1) + "\n")
     for name, seconds, code in sorted(done, key=lambda d: -d[1])[:10]:
         print(f"{seconds:7.1f} s  {name}{'' if code == 0 else f'  (exit {code})'}")
     print(f"{len(done)} examples, {args.jobs} at a time: {wall:.1f} s wall, {sum(d[1] for d in done):.1f} s summed")
