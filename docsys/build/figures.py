@@ -33,7 +33,6 @@ import json
 import logging
 import os
 import re
-import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -45,6 +44,7 @@ from mkdocs.structure.pages import Page
 
 from docsys.build import drawings
 from docsys.build.config import language, project_dir, snippets_dir
+from docsys.build.files import write_atomically
 from docsys.build.strings import strings
 from docsys.core import record
 from docsys.core.snippet import Snippet, SnippetHeaderError, discover
@@ -188,11 +188,7 @@ def cached_svg(kind: str, data: object, lang: str, cache_root: Path) -> tuple[Pa
     svg = cache_path(kind, data, lang, cache_root)
     if svg.exists():
         return svg, False
-    content = drawings.render(kind, data, lang)
-    cache_root.mkdir(parents=True, exist_ok=True)
-    with tempfile.NamedTemporaryFile(dir=cache_root, suffix=".tmp", delete=False) as tmp:
-        tmp.write(content)
-    os.replace(tmp.name, svg)  # atomic: concurrent builds may share the cache
+    write_atomically(svg, drawings.render(kind, data, lang))  # concurrent builds may share the cache
     return svg, True
 
 

@@ -28,7 +28,6 @@ import os
 import re
 import shutil
 import subprocess
-import tempfile
 import time
 from dataclasses import dataclass, field
 from functools import cache
@@ -40,6 +39,7 @@ from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
 from docsys.build.config import language, project_dir, snippets_dir
+from docsys.build.files import write_atomically
 from docsys.build.strings import strings
 from docsys.core.snippet import SnippetHeaderError, discover
 
@@ -159,10 +159,7 @@ def cached_svg(source: str, cache_root: Path, ref: str) -> tuple[Path, bool]:
     svg = cache_root / f"{key}.svg"
     if svg.exists():
         return svg, False
-    cache_root.mkdir(parents=True, exist_ok=True)
-    with tempfile.NamedTemporaryFile(dir=cache_root, suffix=".tmp", delete=False) as tmp:
-        tmp.write(dot_to_svg(source, ref))
-    os.replace(tmp.name, svg)  # atomic: concurrent builds may share the cache
+    write_atomically(svg, dot_to_svg(source, ref))  # concurrent builds may share the cache
     return svg, True
 
 

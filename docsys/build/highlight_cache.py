@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from importlib.metadata import version
 from pathlib import Path
 
@@ -20,6 +19,7 @@ from mkdocs.config.defaults import MkDocsConfig
 from pymdownx import highlight
 
 from docsys.build.config import project_dir
+from docsys.build.files import write_atomically
 
 CACHE_FILE = Path(".cache") / "highlight.json"  # relative to mkdocs.yml's folder
 VERSIONS = (version("pygments"), version("pymdown-extensions"), "1")  # bump the last to invalidate
@@ -63,7 +63,4 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
 def on_post_build(config: MkDocsConfig) -> None:
     if _path is None or not _current:
         return
-    _path.parent.mkdir(parents=True, exist_ok=True)
-    partial = _path.with_suffix(f".{os.getpid()}.tmp")
-    partial.write_text(json.dumps(_current, ensure_ascii=False), encoding="utf-8")
-    partial.replace(_path)
+    write_atomically(_path, json.dumps(_current, ensure_ascii=False))

@@ -30,6 +30,7 @@ from mkdocs.plugins import event_priority
 from mkdocs.structure.pages import Page
 
 from docsys.build.config import project_dir
+from docsys.build.files import write_atomically
 
 CACHE_DIR = Path(".cache") / "notebook-css"  # relative to mkdocs.yml's folder
 KEEP_ENV = "NOTEBOOK_CSS_KEEP"  # set: keep the whole stylesheet (to compare against)
@@ -82,10 +83,7 @@ def pruned(css: str, names: frozenset[str], cache: Path) -> str:
 
     rules = tinycss2.parse_stylesheet(css, skip_comments=True, skip_whitespace=True)
     text = "".join(_kept(rules, names))
-    entry.parent.mkdir(parents=True, exist_ok=True)
-    temporary = entry.with_name(f".{entry.name}.{os.getpid()}")
-    temporary.write_text(text, encoding="utf-8")
-    temporary.replace(entry)
+    write_atomically(entry, text)
     return text
 
 

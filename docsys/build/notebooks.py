@@ -22,9 +22,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import os
 import re
-import tempfile
 from html import escape
 from pathlib import Path, PurePosixPath
 from types import SimpleNamespace
@@ -37,6 +35,7 @@ from mkdocs.structure.files import Files
 from mkdocs.utils import get_relative_url
 
 from docsys.build.config import language, project_dir
+from docsys.build.files import write_atomically
 from docsys.build.stamp import stamp
 from docsys.core import notebook
 from docsys.core.paths import DEFAULT_LANG, LANGS, page_lang
@@ -240,12 +239,6 @@ def recorded(source: Path) -> nbformat.NotebookNode | None:
 def write_if_changed(path: Path, text: str) -> None:
     """Unchanged files are left alone, so that `mkdocs serve` does not reload forever."""
     if not (path.exists() and path.read_text(encoding="utf-8") == text):
-        atomic_write(path, text)
+        write_atomically(path, text)
 
 
-def atomic_write(path: Path, text: str) -> None:
-    """Write through a temporary file and a rename: a concurrent build never reads half a file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.NamedTemporaryFile("w", dir=path.parent, suffix=".tmp", delete=False, encoding="utf-8") as tmp:
-        tmp.write(text)
-    os.replace(tmp.name, path)

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from mkdocs.exceptions import PluginError
 
+from docsys.build.files import write_atomically
 from docsys.build.search.document import index_document
 from docsys.build.search.languages import Language
 
@@ -65,7 +66,7 @@ def indexed_copies(pages: dict[str, str], language: Language, cache_root: Path) 
             document, page_words = json.loads(entry.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             document, page_words = index_document(article, language)
-            _write_atomically(entry, json.dumps([document, page_words], ensure_ascii=False))
+            write_atomically(entry, json.dumps([document, page_words], ensure_ascii=False))
         documents[path] = document
         words.update(page_words)
     return documents, words
@@ -131,10 +132,3 @@ def run_pagefind(documents: dict[str, str], bundle: Path) -> None:
     for unused in UNUSED:
         for path in bundle.glob(unused):
             path.unlink()
-
-
-def _write_atomically(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(f".{path.name}.{os.getpid()}")
-    temporary.write_text(text, encoding="utf-8")
-    temporary.replace(path)
