@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
-from filelock import FileLock
 
 from docsys.checks.browser import launch
 from docsys.checks.site import Build, build
+from tests.once import once_per_run
 
 
 @pytest.fixture(scope="module")
@@ -23,11 +22,10 @@ def browser():
 def built_site(tmp_path_factory: pytest.TempPathFactory, worker_id: str) -> Build:
     """`mkdocs build --strict` of the real site, once per test run: under pytest-xdist the first worker
     to ask builds it into the run's shared temporary folder, and the others wait for it and reuse it."""
-    shared = tmp_path_factory.getbasetemp() if worker_id == "master" else tmp_path_factory.getbasetemp().parent
-    site, done = shared / "site", shared / "site.json"
-    with FileLock(str(shared / "site.lock")):
-        if not done.exists():
-            result = build(site)
-            done.write_text(json.dumps({"returncode": result.returncode, "log": result.log}), encoding="utf-8")
-    data = json.loads(done.read_text(encoding="utf-8"))
-    return Build(Path(site), data["returncode"], data["log"])
+
+    def build_into(site: Path) -> dict:
+        result = build(site)
+        return {"path": str(site), "returncode": result.returncode, "log": result.log}
+
+    data = once_per_run(tmp_path_factory, worker_id, "site", build_into)
+    return Build(Path(data["path"]), data["returncode"], data["log"])

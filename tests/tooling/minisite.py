@@ -16,10 +16,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from filelock import FileLock
 
 from docsys.checks.site import Build
 from docsys.core.paths import DOCS_DIR, MKDOCS_YML, ROOT
+from tests.once import once_per_run
 
 NAV = ["index.md", "mixed-precision.md"]  # as mkdocs.yml: each page titled by its own first heading
 
@@ -85,20 +85,16 @@ def build(docs: Path, site_dir: Path, without_overrides: bool = False, nav: list
 
 
 def shared(tmp_path_factory: pytest.TempPathFactory, worker_id: str, name: str, make: Callable[[Path], Path]) -> Path:
-    """make(folder) once per test run, as the `built_site` fixture does: under pytest-xdist the first
-    worker to ask runs it in the run's shared temporary folder, the others wait and reuse what it made.
-    Returns what make returned (a site folder); a failed make is raised again in every worker."""
-    base = tmp_path_factory.getbasetemp()
-    shared_dir = base if worker_id == "master" else base.parent
-    folder, done = shared_dir / name, shared_dir / f"{name}.json"
-    with FileLock(str(shared_dir / f"{name}.lock")):
-        if not done.exists():
-            try:
-                result = {"path": str(make(folder))}
-            except RuntimeError as error:
-                result = {"error": str(error)}
-            done.write_text(json.dumps(result), encoding="utf-8")
-    result = json.loads(done.read_text(encoding="utf-8"))
+    """make(folder) once per test run, shared by the workers (tests/once.py); returns what make returned
+    (a site folder); a failed make is raised again in every worker."""
+
+    def attempt(folder: Path) -> dict:
+        try:
+            return {"path": str(make(folder))}
+        except RuntimeError as error:
+            return {"error": str(error)}
+
+    result = once_per_run(tmp_path_factory, worker_id, name, attempt)
     if "error" in result:
         raise RuntimeError(result["error"])
     return Path(result["path"])

@@ -18,13 +18,18 @@ pytestmark = [pytest.mark.xdist_group("tooling-browser-small-site"), pytest.mark
 
 
 def _audit_small_site(browser, docs: Path, site_dir: Path, without_overrides: bool = False):
-    built = minisite.build(docs, site_dir, without_overrides=without_overrides)
-    with serve(built.path) as base:
+    return _audit(browser, minisite.build(docs, site_dir, without_overrides=without_overrides).path)
+
+
+def _audit(browser, site: Path):
+    """Every page opened, and the language selector clicked both ways on every pair: one report."""
+    with serve(site) as base:
         tab = Tab(browser, base)
         try:
-            report = audit(tab, pairs_of(built.path))
-            report.switches = language_switches(tab, pairs_of(built.path))
-            report.findings.console += tab.findings.console
+            report = audit(tab, pairs_of(site))
+            report.switches = language_switches(tab, pairs_of(site))
+            for kind in ("offsite", "console", "failed"):
+                getattr(report.findings, kind).extend(getattr(tab.findings, kind))
             return report
         finally:
             tab.close()
@@ -34,11 +39,12 @@ EXTERNAL_FONT = "https://fonts.googleapis.com/css2?family=Roboto&display=swap"
 
 
 @pytest.fixture(scope="module")
-def small_site_reports(browser, tmp_path_factory):
-    """Reports of the small site: clean, without overrides/, and with three faults planted."""
+def small_site_reports(browser, tmp_path_factory, small_search_site):
+    """Reports of the small site: clean (the build the search tests share), without overrides/, and with
+    three faults planted."""
     tmp = tmp_path_factory.mktemp("small-site")
     docs = minisite.write_docs(tmp)
-    clean = _audit_small_site(browser, docs, tmp / "clean")
+    clean = _audit(browser, small_search_site)
     # 0. The theme without overrides/main.html: Material fetches <page>/sitemap.xml for every language.
     unfixed = _audit_small_site(browser, docs, tmp / "without-overrides", without_overrides=True)
     # 1. An external font, imported by the stylesheet: invisible to an HTML scan, not to the browser.
