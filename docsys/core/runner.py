@@ -5,8 +5,9 @@ e.g. `torchrun --standalone --nproc-per-node=2 <file>`) in an empty temporary fo
 stdout and stderr in one stream, as a terminal shows them. A torchrun launch writes each
 rank's streams to its own files (torchrun's PET_LOG_DIR / PET_REDIRECTS), returned after the
 launcher's own lines as `[rankN] ...`, rank by rank, stdout before stderr, so that concurrent
-ranks give a deterministic text. `run(snippet, zygote=...)` starts a plain Python snippet in a
-fork of a process that has already imported torch (docsys/core/probe/zygote.py) instead.
+ranks give a deterministic text. `run(snippet, zygote=...)` starts a plain Python snippet, or
+torchrun's launcher, in a fork of a process that has already imported torch
+(docsys/core/probe/zygote.py) instead; torchrun's ranks are fresh interpreters either way.
 
 Every process of a run carries a token in its environment (and a zygote child is its own
 session): when the run ends or times out, whatever is still alive is killed and reported.
@@ -143,7 +144,7 @@ def run(snippet: Snippet, zygote: Zygote | None = None, python: str | None = Non
         out_path = scratch / "output"
         env = {**(extra_env or {}), **_probe_env(snippet, scratch, token)}
         meter, start = LoadMeter(), time.monotonic()
-        if zygote is not None and not snippet.launch:
+        if zygote is not None and python is None and (snippet.torchrun or not snippet.launch):
             code, cpu, timed_out, leftovers = zygote.run(snippet, workdir, out_path, env)
         else:
             code, cpu, timed_out, leftovers = _launch(snippet, workdir, out_path, env, python)
@@ -215,7 +216,8 @@ class Zygote:
     def run(self, snippet: Snippet, workdir: str, output: Path, env: dict) -> tuple[int, float, bool, list[str]]:
         with self._lock:
             proc = self._start()
-            request = {"path": str(snippet.path), "cwd": workdir, "output": str(output), "env": env}
+            argv = command(snippet) if snippet.torchrun else [str(snippet.path)]
+            request = {"path": argv[0], "argv": argv, "cwd": workdir, "output": str(output), "env": env}
             assert proc.stdin is not None
             proc.stdin.write((json.dumps(request) + "\n").encode())
             proc.stdin.flush()

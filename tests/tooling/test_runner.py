@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from docsys.core.normalize import portable
+from docsys.core.normalize import normalize, portable
 from docsys.core.runner import TEST_ENV, Zygote, run
 from docsys.core.snippet import Snippet
 
@@ -121,6 +121,22 @@ def test_figure_data_is_seen_at_exit_and_what_is_not_data_is_named(tmp_path, zyg
                                                     {"name": "backward", "start": 1.5, "end": 4.0}]}
         assert "'handle' is not JSON data" in result.figures["handle"]["error"]
         assert result.figures["nothing"] == {"error": "no module-level variable 'nothing' at exit"}
+
+
+@pytest.mark.distributed
+def test_the_fork_server_launches_torchrun_as_torchrun_does(tmp_path, zygote):
+    snippet = _plant(tmp_path, "ranks_warn.py", """
+        import os, warnings
+        rank = int(os.environ["RANK"])
+        print(f"rank {rank} of {os.environ['WORLD_SIZE']}", __name__)
+        warnings.warn(f"from rank {rank}")
+    """, launch=TORCHRUN)
+    launched, forked = run(snippet), run(snippet, zygote=zygote)
+    assert forked.returncode == launched.returncode == 0, forked.output
+    assert normalize(forked.output) == normalize(launched.output)
+    assert "[rank1] rank 1 of 2 __main__" in forked.output
+    assert sorted(w["message"] for w in forked.warnings) == ["from rank 0", "from rank 1"]
+
 
 
 @pytest.mark.distributed

@@ -8,7 +8,10 @@ threads joined). tests/tooling/test_runner.py compares the two ways on snippets 
 warn, log and raise; every test run compares them again on every snippet, because the
 recordings it checks against are made with plain `python` (docsys.core.check).
 
-Protocol (JSON lines): request {"path", "cwd", "output", "env"} on stdin; replies on stdout
+A launcher that is a Python script runs the same way: for `torchrun ... <snippet>` the child runs
+the torchrun script with that argv (the ranks it starts are fresh interpreters, as always).
+
+Protocol (JSON lines): request {"path", "argv", "cwd", "output", "env"} on stdin; replies on stdout
 {"pid"} once the child exists, then {"pid", "status", "cpu"} when it has ended.
 Self-contained: started with this folder on PYTHONPATH, where docsys is not importable.
 """
@@ -37,8 +40,9 @@ def _exit_code(error: SystemExit) -> int:
     return 1
 
 
-def run_as_main(path: str) -> int:
-    """Run a file as `python path` runs it; return its exit status."""
+def run_as_main(path: str, argv: list[str] | None = None) -> int:
+    """Run a file as `python path [args]` runs it (`argv`: its sys.argv, [path] by default);
+    return its exit status."""
     main = types.ModuleType("__main__")
     main.__file__ = path
     main.__builtins__ = builtins
@@ -46,11 +50,11 @@ def run_as_main(path: str) -> int:
     main.__spec__ = None
     main.__cached__ = None
     sys.modules["__main__"] = main
-    sys.argv = [path]
+    sys.argv = argv or [path]
     sys.path[0] = os.path.dirname(path)
-    with open(path, encoding="utf-8") as source:
-        code = compile(source.read(), path, "exec")
     try:
+        with open(path, encoding="utf-8") as source:
+            code = compile(source.read(), path, "exec")
         exec(code, main.__dict__)  # noqa: S102
     except SystemExit as error:
         return _exit_code(error)
@@ -88,7 +92,7 @@ def _child(request: dict) -> None:
     sitecustomize.install(request["env"])
     code = 1
     try:
-        code = run_as_main(request["path"])
+        code = run_as_main(request["path"], request.get("argv"))
     finally:
         _finish(code)
 
