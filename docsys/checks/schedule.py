@@ -1,10 +1,12 @@
-"""pytest plugin: run the longest tests first, so that no worker is left with a long one at the end.
+"""pytest plugin: run the longest tests first, so that no worker is left with a long one at the end,
+and give each worker whole test modules, so that a module-scoped fixture is set up once per run.
 
-pytest-xdist hands items to workers in collection order (with `--maxschedchunk=1`, one at a time
-as each worker frees up). Started last, a two-minute example would keep one worker busy while the
-others idle; started first, the short items fill in around it (longest-processing-time-first).
-
-Items move in blocks (unit_of): a test module keeps its items together, in their order.
+Items move in units (unit_of): a test module keeps its items together, in their order; each page
+example is a unit of its own (examples share no fixture). pytest-xdist hands units to workers in
+collection order as each worker frees up (`--dist=loadscope --no-loadscope-reorder`, with the units
+defined here: `pytest_xdist_make_scheduler`). Started last, a two-minute example would keep one
+worker busy while the others idle; started first, the short items fill in around it
+(longest-processing-time-first).
 How long an item takes is what it took in the last run on this machine (`.cache/test-durations.json`,
 written by the controller at the end of every run, git-ignored), else for an example the seconds
 its recording took, else UNKNOWN_SECONDS. The first test that needs the shared site build counts
@@ -60,12 +62,29 @@ def expected_seconds(items: list[pytest.Item], durations: dict[str, float]) -> d
     return expected
 
 
-def unit_of(item: pytest.Item) -> str:
-    """What moves as one block: a test module (its items stay together and in order, so that a
-    module-scoped fixture is set up once per worker, not again after every interruption), or one
+def unit_of(nodeid: str) -> str:
+    """What moves as one block: a test module (its items stay together and in order on one worker,
+    so that a module-scoped fixture is set up once, not again after every interruption), or one
     page example (examples share no fixture)."""
-    file = item.nodeid.split("::", 1)[0]
-    return item.nodeid if file.endswith(".md") else file
+    file = nodeid.split("::", 1)[0]
+    return nodeid if file.endswith(".md") else file
+
+
+class _UnitScheduling:
+    """pytest-xdist's loadscope scheduling with this module's units as its scopes. (xdist's own
+    `xdist_group` marks do nothing under pytest 9.2: pytest-xdist issue #1386.)"""
+
+    @pytest.hookimpl
+    def pytest_xdist_make_scheduler(self, config: pytest.Config, log):
+        if config.getoption("dist") != "loadscope":
+            return None
+        from xdist.scheduler import LoadScopeScheduling
+
+        class UnitScheduling(LoadScopeScheduling):
+            def _split_scope(self, nodeid: str) -> str:
+                return unit_of(nodeid)
+
+        return UnitScheduling(config, log)
 
 
 @pytest.hookimpl(trylast=True)
@@ -73,8 +92,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     expected = expected_seconds(items, last_durations(config))
     total: dict[str, float] = {}
     for item in items:
-        total[unit_of(item)] = total.get(unit_of(item), 0.0) + expected[item.nodeid]
-    items.sort(key=lambda item: -total[unit_of(item)])
+        total[unit_of(item.nodeid)] = total.get(unit_of(item.nodeid), 0.0) + expected[item.nodeid]
+    items.sort(key=lambda item: -total[unit_of(item.nodeid)])
 
 
 class _Timings:
@@ -91,6 +110,8 @@ _TIMINGS = pytest.StashKey[_Timings]()
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    if config.pluginmanager.hasplugin("xdist"):
+        config.pluginmanager.register(_UnitScheduling(), "docsys-schedule-units")
     if not hasattr(config, "workerinput"):  # the controller (or a run without xdist) sees every report
         timings = _Timings()
         config.stash[_TIMINGS] = timings

@@ -13,8 +13,7 @@ import pytest
 from docsys.checks.browser import Tab, audit, language_switches, pairs_of, serve
 from tests.tooling import minisite
 
-# The module fixture builds the small site several times: one worker builds it (pytest-xdist, --dist loadgroup).
-pytestmark = [pytest.mark.xdist_group("tooling-browser-small-site"), pytest.mark.browser]
+pytestmark = pytest.mark.browser
 
 
 def _audit_small_site(browser, docs: Path, site_dir: Path, without_overrides: bool = False):

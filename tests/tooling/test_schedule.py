@@ -6,6 +6,8 @@ import json
 
 import pytest
 
+from docsys.checks.schedule import unit_of
+
 pytest_plugins = ["pytester"]
 
 MODULES = {
@@ -53,3 +55,33 @@ def test_an_unreadable_durations_file_is_ignored(project):
     (project.path / ".cache").mkdir()
     (project.path / ".cache" / "test-durations.json").write_text("not json")
     assert _order(project) == ["test_unknown_a", "test_unknown_b", "test_long", "test_short"]
+
+
+def test_a_page_s_examples_are_units_of_their_own_and_a_module_is_one():
+    assert unit_of("docs/en/ddp.md::ddp/train.py") == "docs/en/ddp.md::ddp/train.py"
+    assert unit_of("tests/content/test_search.py::test_each_query_ranks_its_page_first[en]") == (
+        "tests/content/test_search.py")
+
+
+FIXTURE_MODULE = """import os, time
+import pytest
+
+from docsys.checks.schedule import unit_of
+
+@pytest.fixture(scope="module")
+def expensive():
+    with open("setups.txt", "a") as log:
+        print(__name__, os.environ["PYTEST_XDIST_WORKER"], file=log)
+
+@pytest.mark.parametrize("i", range(6))
+def test_uses_it(expensive, i):
+    time.sleep(0.05)
+"""
+
+
+def test_under_xdist_a_module_s_items_run_on_one_worker_and_its_fixture_is_set_up_once(project):
+    project.makepyfile(test_fixture_a=FIXTURE_MODULE, test_fixture_b=FIXTURE_MODULE)
+    result = project.runpytest_subprocess("-n", "2", "--dist=loadscope", "--no-loadscope-reorder")
+    result.assert_outcomes(passed=16)
+    setups = (project.path / "setups.txt").read_text().splitlines()
+    assert sorted(line.split()[0] for line in setups) == ["test_fixture_a", "test_fixture_b"], setups

@@ -12,9 +12,6 @@ from docsys.checks.translations.check import check_tree, pair
 from docsys.checks.translations.update import mark_pending, record_new
 from tests.tooling import minisite
 
-# The module fixture builds the small site several times: one worker builds it (pytest-xdist, --dist loadgroup).
-pytestmark = pytest.mark.xdist_group("tooling-translations-small-site")
-
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
