@@ -187,6 +187,7 @@ class Zygote:
         self.preload = preload
         self.env = env or {}  # read at start-up (libgomp reads OMP_* when torch is imported)
         self._proc: subprocess.Popen | None = None
+        self._unread = b""  # what was read from the server's stdout beyond its last full reply
         self._lock = threading.Lock()
         fd, log = tempfile.mkstemp(prefix="zygote-", suffix=".log")
         os.close(fd)
@@ -195,6 +196,7 @@ class Zygote:
     def _start(self) -> subprocess.Popen:
         if self._proc is None or self._proc.poll() is not None:
             env = {**base_env(), **self.env, "DOCSYS_ZYGOTE_PRELOAD": self.preload}
+            self._unread = b""
             with self._log.open("w") as log:
                 self._proc = subprocess.Popen(
                     [sys.executable, str(PROBE_DIR / "zygote.py")], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -204,13 +206,22 @@ class Zygote:
         return self._proc
 
     def _read(self, timeout: float | None) -> dict | None:
+        """The server's next reply, or None after `timeout` seconds. Replies are read from the pipe
+        itself into self._unread: both replies of a quick run can arrive in one read, and select()
+        on the pipe would not see the second one waiting in a file object's buffer."""
         assert self._proc is not None and self._proc.stdout is not None
-        if timeout is not None and not select.select([self._proc.stdout], [], [], timeout)[0]:
-            return None
-        line = self._proc.stdout.readline()
-        if not line:
-            log = self._log.read_text(errors="replace")[-2000:]
-            raise RuntimeError(f"the snippet fork server (docsys/core/probe/zygote.py) exited:\n{log}")
+        deadline = None if timeout is None else time.monotonic() + timeout
+        fd = self._proc.stdout.fileno()
+        while b"\n" not in self._unread:
+            left = None if deadline is None else max(0.0, deadline - time.monotonic())
+            if not select.select([fd], [], [], left)[0]:
+                return None
+            chunk = os.read(fd, 65536)
+            if not chunk:
+                log = self._log.read_text(errors="replace")[-2000:]
+                raise RuntimeError(f"the snippet fork server (docsys/core/probe/zygote.py) exited:\n{log}")
+            self._unread += chunk
+        line, self._unread = self._unread.split(b"\n", 1)
         return json.loads(line)
 
     def run(self, snippet: Snippet, workdir: str, output: Path, env: dict) -> tuple[int, float, bool, list[str]]:

@@ -215,6 +215,22 @@ def test_a_hanging_snippet_times_out(tmp_path, zygote, forked):
     assert result.timed_out and "timed out after 1 s" in result.output
 
 
+def test_two_replies_that_arrive_in_one_read_are_both_seen(tmp_path):
+    """A quick run's two replies (started, ended) can reach the client together; the second must not
+    wait, unseen by select(), in a read buffer until the run's timeout."""
+    client = Zygote(preload="json")
+    replies = '{"pid": 1}\\n{"pid": 1, "status": 0, "cpu": 0.0}\\n'
+    client._proc = subprocess.Popen(  # a stand-in server that sends both replies in one write
+        [sys.executable, "-c", f"import os, time; os.write(1, b'{replies}'); time.sleep(30)"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+    )
+    try:
+        assert client._read(5) == {"pid": 1}
+        assert client._read(1) == {"pid": 1, "status": 0, "cpu": 0.0}
+    finally:
+        client.close()
+
+
 class _Interrupted(Exception):
     pass
 
