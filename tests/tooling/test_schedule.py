@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 
 import pytest
 
@@ -85,3 +86,10 @@ def test_under_xdist_a_module_s_items_run_on_one_worker_and_its_fixture_is_set_u
     result.assert_outcomes(passed=16)
     setups = (project.path / "setups.txt").read_text().splitlines()
     assert sorted(line.split()[0] for line in setups) == ["test_fixture_a", "test_fixture_b"], setups
+
+
+def test_auto_starts_one_worker_more_than_the_cores(project):
+    result = project.runpytest_subprocess("-n", "auto", "--dist=loadscope")
+    result.assert_outcomes(passed=4)
+    workers = len(os.sched_getaffinity(0)) + 1
+    result.stdout.fnmatch_lines([f"*created: {workers}/{workers} workers*"])
