@@ -69,6 +69,14 @@ def command(snippet: Snippet, python: str | None = None) -> list[str]:
     return [interpreters.get(program, program), *args, str(snippet.path)]
 
 
+def forked_argv(snippet: Snippet) -> list[str] | None:
+    """What a fork of this interpreter runs as `python <argv>` for the reader's command: the snippet
+    itself, or torchrun's launcher script with its arguments; None for any other launch."""
+    if not snippet.launch:
+        return [str(snippet.path)]
+    return command(snippet) if snippet.torchrun else None
+
+
 def _probe_env(snippet: Snippet, scratch: Path, token: str) -> dict[str, str]:
     env = {RUN_ID_VAR: token, "DOCSYS_PROBE_WARNINGS": str(scratch / "warnings.jsonl")}
     if snippet.graphs:
@@ -144,8 +152,9 @@ def run(snippet: Snippet, zygote: Zygote | None = None, python: str | None = Non
         out_path = scratch / "output"
         env = {**(extra_env or {}), **_probe_env(snippet, scratch, token)}
         meter, start = LoadMeter(), time.monotonic()
-        if zygote is not None and python is None and (snippet.torchrun or not snippet.launch):
-            code, cpu, timed_out, leftovers = zygote.run(snippet, workdir, out_path, env)
+        argv = forked_argv(snippet) if zygote is not None and python is None else None
+        if argv is not None:
+            code, cpu, timed_out, leftovers = zygote.run(argv, snippet.timeout, workdir, out_path, env)
         else:
             code, cpu, timed_out, leftovers = _launch(snippet, workdir, out_path, env, python)
         seconds = time.monotonic() - start
@@ -224,17 +233,18 @@ class Zygote:
         line, self._unread = self._unread.split(b"\n", 1)
         return json.loads(line)
 
-    def run(self, snippet: Snippet, workdir: str, output: Path, env: dict) -> tuple[int, float, bool, list[str]]:
+    def run(self, argv: list[str], timeout: float, workdir: str, output: Path, env: dict,
+            ) -> tuple[int, float, bool, list[str]]:
+        """Run `python <argv>` (forked_argv) in a fork; (exit code, CPU seconds, timed out, leftovers)."""
         with self._lock:
             proc = self._start()
-            argv = command(snippet) if snippet.torchrun else [str(snippet.path)]
-            request = {"path": argv[0], "argv": argv, "cwd": workdir, "output": str(output), "env": env}
+            request = {"argv": argv, "cwd": workdir, "output": str(output), "env": env}
             assert proc.stdin is not None
             proc.stdin.write((json.dumps(request) + "\n").encode())
             proc.stdin.flush()
             pid = self._read(None)["pid"]
             try:
-                done = self._read(snippet.timeout)
+                done = self._read(timeout)
             except BaseException:  # interrupted: kill the run, and the server whose reply is now pending
                 self._kill(pid, env[RUN_ID_VAR])
                 self.close()

@@ -11,8 +11,9 @@ recordings it checks against are made with plain `python` (docsys.core.check).
 A launcher that is a Python script runs the same way: for `torchrun ... <snippet>` the child runs
 the torchrun script with that argv (the ranks it starts are fresh interpreters, as always).
 
-Protocol (JSON lines): request {"path", "argv", "cwd", "output", "env"} on stdin; replies on stdout
-{"pid"} once the child exists, then {"pid", "status", "cpu"} when it has ended.
+Protocol (JSON lines): request {"argv", "cwd", "output", "env"} on stdin (argv: what follows
+`python` on its command line); replies on stdout {"pid"} once the child exists, then
+{"pid", "status", "cpu"} when it has ended.
 Self-contained: started with this folder on PYTHONPATH, where docsys is not importable.
 """
 
@@ -40,9 +41,9 @@ def _exit_code(error: SystemExit) -> int:
     return 1
 
 
-def run_as_main(path: str, argv: list[str] | None = None) -> int:
-    """Run a file as `python path [args]` runs it (`argv`: its sys.argv, [path] by default);
-    return its exit status."""
+def run_as_main(argv: list[str]) -> int:
+    """Run a file as `python <argv>` runs it (argv[0] is the file); return its exit status."""
+    path = argv[0]
     main = types.ModuleType("__main__")
     main.__file__ = path
     main.__builtins__ = builtins
@@ -50,7 +51,7 @@ def run_as_main(path: str, argv: list[str] | None = None) -> int:
     main.__spec__ = None
     main.__cached__ = None
     sys.modules["__main__"] = main
-    sys.argv = argv or [path]
+    sys.argv = list(argv)
     sys.path[0] = os.path.dirname(path)
     try:
         with open(path, encoding="utf-8") as source:
@@ -92,7 +93,7 @@ def _child(request: dict) -> None:
     sitecustomize.install(request["env"])
     code = 1
     try:
-        code = run_as_main(request["path"], request.get("argv"))
+        code = run_as_main(request["argv"])
     finally:
         _finish(code)
 
