@@ -240,5 +240,3 @@ def write_if_changed(path: Path, text: str) -> None:
     """Unchanged files are left alone, so that `mkdocs serve` does not reload forever."""
     if not (path.exists() and path.read_text(encoding="utf-8") == text):
         write_atomically(path, text)
-
-

@@ -182,18 +182,6 @@ class Tab:
             " visible: n.checkVisibility(), links: [...n.querySelectorAll('a')].map(a => a.href)}; })()"
         )
 
-    def search(self, query: str) -> list[str]:
-        """Type a query into the site's search box; returns the result paths (without ?h= and #)."""
-        box = self.page.locator("input.md-search__input")
-        box.click()
-        box.press_sequentially(query)
-        # Characters without a key (Chinese, as an input method commits them) send no keyup, and
-        # Material searches on keyup: the input method's own commit key plays that part here.
-        box.press("End")
-        self.page.wait_for_selector("a.md-search-result__link", state="attached")
-        hrefs = self.page.eval_on_selector_all("a.md-search-result__link", "els => els.map(e => e.href)")
-        return [urlsplit(href).path for href in hrefs]
-
     def close(self) -> None:
         self.page.close()
 

@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 
 from docsys.checks.browser import pairs_of
-from docsys.checks.site import built_page, warnings_of
+from docsys.checks.site import ELEMENT_BUDGETS, built_page, element_count, warnings_of
 from docsys.core.paths import page_paths
 
 SWITCHER_LINK = re.compile(r'<a href="([^"]+)" hreflang="([^"]+)"')
@@ -89,8 +89,6 @@ def test_nav_titles_no_page():
 def test_lighthouse_pages_stay_within_their_element_budget(built_site):
     """Lighthouse's pages (scripts/lighthouse.py) in both languages: their element count is most of their
     main-thread time on a phone (docsys/build/lean_html.py), which Lighthouse 95 needs kept down."""
-    from docsys.checks.site import ELEMENT_BUDGETS, element_count
-
     over = []
     for slug, budget in ELEMENT_BUDGETS.items():
         for prefix in ("", "zh/"):
