@@ -28,3 +28,4 @@ def test_a_write_that_fails_before_the_rename_leaves_the_old_file(tmp_path, monk
     with pytest.raises(OSError, match="disk full"):
         files.write_atomically(target, "new")
     assert target.read_text(encoding="utf-8") == "old"
+    assert [p.name for p in tmp_path.iterdir()] == ["cache.json"], "the temporary file was left behind"
