@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 PYTHON_STAMP := $(VENV)/.installed-python
 
-.PHONY: help setup serve test check record gpu test-next build lint translation clean
+.PHONY: help setup serve test test-portable check record gpu test-next build lint translation clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -26,6 +26,22 @@ serve: setup ## Set up, then serve the site at http://127.0.0.1:8000
 
 test: setup ## Set up, then run the whole test suite, site build included (what CI runs)
 	$(PY) -m pytest -n auto
+
+# Three other machines, simulated on this one: one thread; four (torch caps OMP_NUM_THREADS at the core count,
+# so the probe sets torch's thread count: docsys/core/probe/sitecustomize.py); AVX2 kernels only, as on GitHub's
+# runners (MKL_ENABLE_INSTRUCTIONS is what moves MKL's float32 GEMMs off AVX-512). Each variant compiles into its
+# own Inductor cache: torch 2.13 reuses a kernel compiled under ATEN_CPU_CAPABILITY=avx2 in a default run, which
+# then crashed ("malloc_consolidate(): invalid chunk size") in the notebook's compiled stage.
+PORTABLE_TESTS := docs/en tests/content/test_notebooks.py::test_the_notebook_runs_and_prints_what_its_recording_holds
+PORTABLE_VARIANTS := "one-thread OMP_NUM_THREADS=1" "four-threads DOCSYS_TORCH_THREADS=4" \
+	"avx2 ATEN_CPU_CAPABILITY=avx2 ONEDNN_MAX_CPU_ISA=AVX2 MKL_ENABLE_INSTRUCTIONS=AVX2"
+
+test-portable: setup ## Run the examples and the notebook as three other machines would (1 thread, 4 threads, AVX2 only)
+	@status=0; for variant in $(PORTABLE_VARIANTS); do \
+		set -- $$variant; name=$$1; shift; echo "== test-portable, $$name: $$*"; \
+		env "$$@" TORCHINDUCTOR_CACHE_DIR="$(CURDIR)/.cache/inductor-$$name" $(PY) -m pytest -n auto $(PORTABLE_TESTS) \
+			|| status=1; \
+	done; exit $$status
 
 check: setup ## The edit loop: lint, parity, page checks, tooling tests and a strict build (no examples, no browser)
 	$(PY) -m pytest -n auto -m "not browser" tests/tooling tests/content/test_lint.py tests/content/test_parity.py \

@@ -70,7 +70,9 @@ def _table(snippet: Snippet) -> bench.Table | None:
         return None
     if state != record.CURRENT:
         raise ClaimError(f"{snippet.key}: recording is {state}; run `make record SNIPPETS={snippet.rel}`")
-    return bench.parse_table(snippet.output_path.read_text(encoding="utf-8"))
+    rec = record.read(snippet)
+    assert rec is not None
+    return bench.parse_table(rec.printed)
 
 
 def _ratio(table: bench.Table, m: re.Match) -> str:

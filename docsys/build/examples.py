@@ -21,6 +21,7 @@ Problems (a missing recording, an unknown option) are logged as warnings, which 
 
 from __future__ import annotations
 
+import html
 import logging
 import re
 from pathlib import Path
@@ -138,7 +139,10 @@ class ExamplePreprocessor(Preprocessor):
     def _test_output(self, indent: str, snippet: Snippet, section: str | None) -> list[str]:
         if section or not snippet.output_path.exists():
             return []
-        body = snippet.output_path.read_text(encoding="utf-8").rstrip("\n").split("\n")
+        rec = record.read(snippet)
+        if rec is None:
+            return []
+        body = rec.printed.rstrip("\n").split("\n")
         return [f"{indent}<!--pytest-codeblocks:expected-output-->", *_fence(indent, "text", body)]
 
     def _attachments(self, indent: str, snippet: Snippet, plot: str | None) -> list[str]:
@@ -155,7 +159,9 @@ class ExamplePreprocessor(Preprocessor):
             log.warning(f"{claims.page_of(self.md)}: {snippet.rel}: recording is {state}; "
                         f"run `make record SNIPPETS={snippet.rel}`")
             return []
-        output = snippet.output_path.read_text(encoding="utf-8")
+        rec = record.read(snippet)
+        assert rec is not None
+        output = rec.printed
         parts: list[str] = []
         if snippet.is_benchmark:
             try:
@@ -168,14 +174,24 @@ class ExamplePreprocessor(Preprocessor):
         if output.strip():
             title = s["output_ranks"].format(command=snippet.reader_command()) if snippet.torchrun else s["output"]
             parts = _fence(indent, f'text title="{title}"', output.rstrip("\n").split("\n")) + parts
+        if snippet.depends and snippet.platform == "cpu":
+            parts += [indent + self._recorded_where(snippet, rec), ""]
         if snippet.platform == "cuda" and not snippet.is_benchmark:
-            rec = record.read(snippet)
-            assert rec is not None
             host, sw = rec.host, rec.data["software"]
             line = s["recorded_gpu"].format(gpu=host["gpu"], driver=host.get("driver") or "?", torch=sw["torch"],
                                             cuda=sw["cuda"], date=rec.date)
             parts += _admonition(indent, "info", line)
         return parts
+
+
+    def _recorded_where(self, snippet: Snippet, rec: record.Record) -> str:
+        """Where a machine-dependent output (`# depends:`) was recorded, under it."""
+        s, host, run = strings(self.lang), rec.host, rec.data.get("run") or {}
+        facts = s["list_separator"].join(d.fact for d in snippet.depends)
+        line = s["recorded_cpu"].format(cpu=host["cpu"], cores=host["cores"], isa=", ".join(host.get("isa") or [])
+                                        or s["isa_none"], capability=run.get("cpu_capability", "?"),
+                                        threads=run.get("threads", "?"), torch=rec.torch, date=rec.date, facts=facts)
+        return f'<p class="bench-caption">{html.escape(line)}</p>'
 
 
 class ExamplesExtension(SnippetExtension):

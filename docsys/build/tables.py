@@ -1,6 +1,6 @@
 """A benchmark's recorded table as a reader sees it: the table, a bar chart, and where it was measured.
 
-Drawn from the recording (docsys.core.record: `name.out` and `name.record.json`) while the page
+Drawn from the recording (docsys.core.record: what `name.record.json` says was printed) while the page
 is built; the chart is inline SVG, so nothing is written to disk or committed.
 """
 
@@ -71,7 +71,7 @@ def render(snippet: Snippet, lang: str, plot: str | None = None) -> str:
     """The recorded table of a benchmark, its chart and its caption (Markdown with inline HTML)."""
     rec = record.read(snippet)
     assert rec is not None
-    table = bench.parse_table(snippet.output_path.read_text(encoding="utf-8"))
+    table = bench.parse_table(rec.printed)
     column = plot or default_plot(table)
     if plot is not None:
         table.column(plot)  # KeyError names the columns

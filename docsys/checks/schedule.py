@@ -74,12 +74,16 @@ def unit_of(nodeid: str) -> str:
 
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_make_scheduler(config: pytest.Config, log):
-    """pytest-xdist's loadscope scheduling with unit_of's units as its scopes. (xdist's own
+    """pytest-xdist's loadscope scheduling with unit_of's units as its scopes, in collection order
+    (longest first: pytest_collection_modifyitems), for `-n N` (xdist's default `--dist load`) or
+    `--dist loadscope`; another `--dist` given on the command line is left to xdist. Set here, not
+    in addopts, so that the suite also runs without xdist (`-p no:xdist`). (xdist's own
     `xdist_group` marks do nothing under pytest 9.2: pytest-xdist issue #1386.)"""
-    if config.getoption("dist") != "loadscope":
+    if config.getoption("dist") not in ("load", "loadscope"):
         return None
     from xdist.scheduler import LoadScopeScheduling
 
+    config.option.loadscopereorder = False
     class UnitScheduling(LoadScopeScheduling):
         def _split_scope(self, nodeid: str) -> str:
             return unit_of(nodeid)

@@ -12,11 +12,14 @@
 
 A test run adds runner.TEST_ENV to the environment (idle OpenMP threads wait passively, so
 examples that share the cores with other tests are not slowed by spinning threads); a recording
-runs with the reader's environment. Then a test compares the output (after
-docsys.core.normalize), the graphs and the shape of
-each figure's data (docsys.core.normalize.figure_shape) with the recording, and fails if the
-recording is stale; an update writes output, graphs, figure data and provenance from this one
-run (docsys.core.record). A benchmark is recorded only on a quiet
+runs with the reader's environment. Then a test compares the output in its compared form
+(docsys.core.normalize) with `<name>.out`, the graphs and the shape of each figure's data
+(docsys.core.normalize.figure_shape) with the recording, and fails if the recording is stale;
+an update writes output, graphs, figure data and provenance from this one run
+(docsys.core.record). An output that declares a machine dependence (`# depends: <fact> -- why`)
+is compared only where that fact is what it was when recorded; elsewhere the run must still
+pass every rule above, and the test is skipped naming the fact, its two values and the reason,
+never passed silently. A benchmark is recorded only on a quiet
 machine: if other processes kept more than LOAD_LIMIT cores busy before or during the run, the
 recording is refused with one line, and nothing is written.
 """
@@ -27,8 +30,8 @@ import json
 import os
 from dataclasses import dataclass
 
-from docsys.core import bench, policy, record
-from docsys.core.normalize import diff, normalize, normalize_dot, shape_difference
+from docsys.core import bench, machine, policy, record
+from docsys.core.normalize import diff, normalize_dot, shape_difference
 from docsys.core.processes import Load, idle_load
 from docsys.core.runner import TEST_ENV, RunResult, Zygote, run
 from docsys.core.snippet import Snippet
@@ -41,6 +44,7 @@ class Outcome:
     snippet: Snippet
     ok: bool
     message: str
+    skipped: bool = False  # ran and passed its rules; its output depends on a fact that differs here
 
 
 def warning_lines(warnings: tuple[dict, ...]) -> list[str]:
@@ -106,7 +110,7 @@ def _compare(snippet: Snippet, result: RunResult) -> list[str]:
         return [f"{snippet.rel}: no recording ({snippet.output_path.name}, {snippet.record_path.name}); run {fix}"]
     recorded = snippet.output_path.read_text(encoding="utf-8")
     found = []
-    if normalize(recorded) != normalize(result.output):
+    if record.compared_text(result.output) != recorded:
         found.append(f"{snippet.rel}: output differs from the recording (if intended, run {fix}):\n"
                      + diff(recorded, result.output, snippet.output_path.name))
     for var, source in _graphs(result).items():
@@ -117,6 +121,20 @@ def _compare(snippet: Snippet, result: RunResult) -> list[str]:
     if state == record.STALE and not found:
         found.append(f"{snippet.rel}: changed since it was recorded (same output); run {fix} to record its source")
     return found
+
+
+def _not_comparable(snippet: Snippet, result: RunResult) -> str | None:
+    """Why a run of a machine-dependent output is not compared with its recording, or None."""
+    rec = record.read(snippet)
+    recorded = rec.data.get("run") if rec else None
+    for dependence in snippet.depends:
+        if recorded is None:
+            return f"{snippet.rel}: its recording has no machine facts; run `make record SNIPPETS={snippet.rel}`"
+        then, now = machine.fact(recorded, dependence.fact), machine.fact(result.facts, dependence.fact)
+        if then != now:
+            return (f"{snippet.rel}: ran and passed, output not compared: it depends on {dependence.fact} "
+                    f"({dependence.reason}); recorded with {then}, this run has {now}")
+    return None
 
 
 def _busy(load: Load | None, when: str) -> str | None:
@@ -130,7 +148,7 @@ def _update(snippet: Snippet, result: RunResult, before: Load | None) -> Outcome
     extra: dict = {"load": {"before": before.as_dict() if before else None,
                             "during": result.load.as_dict() if result.load else None,
                             "limit_cores": LOAD_LIMIT},
-                   "warnings": warning_lines(result.warnings)}
+                   "warnings": warning_lines(result.warnings), "run": result.facts}
     if snippet.is_benchmark:
         if refusal := _busy(before, "before the run") or _busy(result.load, "during the run"):
             return Outcome(snippet, False, f"REFUSED  {snippet.rel}: {refusal}")
@@ -154,6 +172,8 @@ def check(snippet: Snippet, update: bool = False, zygote: Zygote | None = None) 
         return Outcome(snippet, False, f"FAILED   {snippet.rel} ({verb}):\n" + "\n".join(problems))
     if update:
         return _update(snippet, result, before)
+    if record.state(snippet) == record.CURRENT and (reason := _not_comparable(snippet, result)):
+        return Outcome(snippet, True, reason, skipped=True)
     problems = _compare(snippet, result)
     if problems:
         return Outcome(snippet, False, "\n".join(problems))

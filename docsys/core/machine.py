@@ -93,6 +93,26 @@ def facts() -> dict:
     }
 
 
+# Variables that cap the instruction sets of torch's CPU kernels (ATen, oneDNN, MKL) below the CPU's.
+ISA_CAPS = ("ATEN_CPU_CAPABILITY", "ONEDNN_MAX_CPU_ISA", "MKL_ENABLE_INSTRUCTIONS")
+
+
+def run_facts(probed: dict, environ: dict | None = None) -> dict:
+    """The facts of one run that an output may depend on (docsys.core.snippet.DEPENDENCES): what
+    the run's torch reported (threads, CPU capability; empty when it never imported torch), the
+    CPU's features and the variables that capped them."""
+    environ = os.environ if environ is None else environ
+    return {"threads": probed.get("threads"), "cpu_capability": probed.get("cpu_capability"),
+            "isa": isa_features(), "isa_caps": {name: environ[name] for name in ISA_CAPS if environ.get(name)}}
+
+
+def fact(facts: dict, name: str) -> object:
+    """One fact of run_facts, as a dependence compares it."""
+    if name == "isa":
+        return [facts.get("cpu_capability"), facts.get("isa"), facts.get("isa_caps")]
+    return facts.get(name)
+
+
 def _slug(text: str) -> str:
     text = re.sub(r"\((?:R|TM|tm|r)\)|\bCPU\b|@.*$", " ", text)
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")

@@ -7,17 +7,25 @@ Two steps, both applied to every run (recording and test alike):
    `.../site-packages/torch/...`, the standard library `.../lib/python3/copyreg.py`, the run's
    temporary folder is `./`, and torch's own build path in "Triggered internally at ..." is cut
    to its source tree (`.../aten/src/...`). Recordings are stored in this form.
-2. `normalize(text)`, for comparison only: memory addresses (`0x` + 6 or more hex digits),
+2. `normalize(text)`, what is compared and stored as `<name>.out`: provenance lines are dropped
+   — lines that say where or how the code ran rather than what it computed: a benchmark's
+   `threads: N` line (docsys.core.bench; the page's caption says it from `.record.json`) and
+   torchrun's banner "Setting OMP_NUM_THREADS environment variable for each process to be 1"
+   (with its empty and `*****` lines), which torchrun prints only when the variable is unset in
+   the reader's environment — then memory addresses (`0x` + 6 or more hex digits),
    durations (a number followed by ns, us, µs, ms or s), ratios (`2.4x`), line numbers of
    files inside torch (they move between releases), the time/pid prefix of torch's C++ and
    torchrun log lines (`W1130 18:43:20.103000 8788 torch/distributed/run.py:874] `, and the `V` of
    the debug-level lines that TORCH_LOGS artifacts print) and of the
    profiler's (`USDT:2026-11-30 18:53:00 15048:15048 SyncActivityProfilerHandler.cpp:52] `), also
-   after a launched rank's `[rankN] ` prefix, and the
+   after a launched rank's `[rankN] ` prefix (a log line naming its file through an unresolved
+   site-packages path, as torch does when the environment is a symlink, names it as `torch/...`), and the
    numeric cells of a benchmark table (a Markdown table whose first column is `variant`)
    become placeholders; trailing whitespace is dropped.
 
 Nothing else is touched: every other character of a recorded output must be reproduced.
+`normalize` is idempotent, so `<name>.out` (already normalized) compares with a normalized run.
+What the run printed (step 1 only) is kept in `<name>.record.json` and shown on the page.
 
 A figure's data (`# figure:`, docsys.core.record) is compared by its shape: `figure_shape(data)`
 keeps every key, every string and boolean, the length and order of every list, and replaces each
@@ -36,9 +44,16 @@ from docsys.core.paths import ROOT
 _SITE_PACKAGES = re.compile(r"(?:/[^\s:\"'()]+)?/(?:site|dist)-packages/")
 _STDLIB = re.compile(r"(?:/[^\s:\"'()]+)?/lib/python3\.\d+/")
 _TRIGGERED = re.compile(r"(Triggered internally at )[^\s()]*?/((?:aten|c10|torch)/src/|torch/csrc/)")
+_LOG_PREFIX = r"[IWEFV]\d{4} \d\d:\d\d:\d\d\.\d+ +\d+ "
+_PROVENANCE_LINES = re.compile(
+    r"^threads:[ \t]*\d.*$\n?"
+    rf"|^(?:\[rank\d+\] )?{_LOG_PREFIX}(?:\.\.\./site-packages/)?torch/distributed/run\.py:\d+\] "
+    r"(?:\*+|Setting OMP_NUM_THREADS environment variable for each process to be 1 .*|)[ \t]*$\n?",
+    re.M,
+)
 _VOLATILE = (
     (re.compile(r"\b0x[0-9a-fA-F]{6,}\b"), "0x<addr>"),
-    (re.compile(r"^(\[rank\d+\] )?[IWEFV]\d{4} \d\d:\d\d:\d\d\.\d+ +\d+ (\S+?):\d+\] ", re.M),
+    (re.compile(rf"^(\[rank\d+\] )?{_LOG_PREFIX}(?:\.\.\./site-packages/)?(\S+?):\d+\] ", re.M),
      r"\1<log> \2:<line>] "),
     (re.compile(r"^(\[rank\d+\] )?USDT:\d{4}-\d\d-\d\d \d\d:\d\d:\d\d \d+:\d+ (\S+?):\d+\] ", re.M),
      r"\1USDT:<log> \2:<line>] "),
@@ -73,8 +88,8 @@ def _mask_benchmark_tables(text: str) -> str:
 
 
 def normalize(text: str) -> str:
-    """Step 2 of the rule (module docstring): volatile values masked for comparison."""
-    text = _mask_benchmark_tables(text)
+    """Step 2 of the rule (module docstring): provenance lines dropped, volatile values masked."""
+    text = _mask_benchmark_tables(_PROVENANCE_LINES.sub("", text))
     for pattern, placeholder in _VOLATILE:
         text = pattern.sub(placeholder, text)
     return "\n".join(line.rstrip() for line in text.rstrip().splitlines())

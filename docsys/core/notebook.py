@@ -5,11 +5,13 @@ Source: `notebooks/<name>.py` (jupytext percent format). Markdown cells carry `l
 (`python -m docsys record notebooks/<name>.py`, on a quiet machine: it measures) executes the
 code cells in a fresh kernel and writes, beside the source:
 
-    <name>.out.ipynb      the executed code cells, with their outputs
+    <name>.out.ipynb      the executed code cells, with their outputs (what the page shows)
+    <name>.out            what each code cell printed, in the compared form of every `.out`
+                          (docsys.core.normalize): the same on every machine
     <name>.record.json    provenance, in the format of every recording (docsys.core.record)
 
 The site build only reads them (docsys.build.notebooks); the tests execute the notebook again and
-compare its text outputs with the recording after docsys.core.normalize.
+compare its text outputs, normalized, with `<name>.out`.
 
 Needs jupytext, nbformat and nbclient (the site's environment), so the GPU path never imports it.
 """
@@ -25,7 +27,7 @@ from pathlib import Path
 import jupytext
 import nbformat
 
-from docsys.core.normalize import portable
+from docsys.core.normalize import normalize, portable
 from docsys.core.paths import LANGS
 
 EXECUTION_TIMEOUT_S = 600
@@ -42,6 +44,30 @@ def output_path(source: Path) -> Path:
 
 def record_path(source: Path) -> Path:
     return source.with_suffix(".record.json")
+
+
+def compared_path(source: Path) -> Path:
+    return source.with_suffix(".out")
+
+
+_CELL_HEADING = "[code cell {}]"
+
+
+def compared_text(texts: list[str]) -> str:
+    """The `.out` of a notebook: each code cell's text output normalized, under its number."""
+    return "".join(f"{_CELL_HEADING.format(n)}\n" + (f"{t}\n" if (t := normalize(text)) else "")
+                   for n, text in enumerate(texts, start=1))
+
+
+def compared_cells(text: str) -> list[str]:
+    """The inverse of compared_text: each cell's normalized output."""
+    cells: list[list[str]] = []
+    for line in text.splitlines():
+        if line == _CELL_HEADING.format(len(cells) + 1):
+            cells.append([])
+        else:
+            cells[-1].append(line)
+    return ["\n".join(lines) for lines in cells]
 
 
 def read(source: Path) -> nbformat.NotebookNode:

@@ -2,12 +2,20 @@
 
 One format for every snippet — plain, benchmark, GPU, launched:
 
-    <name>.out           what it printed, made portable (docsys.core.normalize); shown on the page
-    <name>.record.json   its provenance (schema below); written by the same run as the `.out`
+    <name>.out           what the code computed: its output in the compared form
+                         (docsys.core.normalize: provenance lines dropped, timings, addresses and
+                         table cells masked), the same on every machine; the tests compare with it
+    <name>.record.json   what this machine printed (`printed`, with this machine's paths made
+                         portable: the page shows it) and its provenance (schema below); written
+                         by the same run as the `.out`
     <name>.<var>.dot     a declared graph's DOT source (`# graph: <var>`), drawn by the site build
     <name>.<var>.figure.json   a declared figure's data (`# figure: <var>=<kind>`), drawn by the
                          site build; the provenance keeps its kind and SHA-256, so data typed or
                          edited by hand is told apart from what the run wrote
+
+Re-recording an unchanged example on another machine changes only `.record.json` (and figure
+data, whose numbers are measurements); a `.out` that changes is a change in what the code does,
+or an output that depends on the machine and says so (`# depends:`, docsys.core.snippet).
 
 Provenance: the snippet and the SHA-256 of its source; the platform (`cpu`, or `cuda` for a
 snippet marked cuda or multi_gpu); the machine (CPU model, cores, the ISA features that decide
@@ -29,9 +37,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from docsys.core.machine import facts, machine_id
+from docsys.core.normalize import normalize
 from docsys.core.snippet import Snippet, source_sha256
 
-SCHEMA = 1
+SCHEMA = 2  # 2: `printed` holds the shown output, `.out` the compared form
 MAX_FIGURE_BYTES = 100_000  # a figure's data is what it draws, not a whole trace
 NOTE = "DO NOT EDIT MANUALLY: written by `python -m docsys record` with the snippet's output"
 CURRENT, STALE, MISSING = "current", "stale", "not yet recorded"
@@ -68,6 +77,12 @@ class Record:
     @property
     def command(self) -> str:
         return self.data["command"]
+
+    @property
+    def printed(self) -> str:
+        """What the run printed, as the page shows it."""
+        lines = self.data["printed"]
+        return "".join(f"{line}\n" for line in lines)
 
 
 def read(snippet: Snippet) -> Record | None:
@@ -128,15 +143,25 @@ def figure_provenance(snippet: Snippet, texts: dict[str, str]) -> dict:
 
 def write(snippet: Snippet, output: str, prov: dict, graphs: dict[str, str] | None = None,
           figures: dict[str, str] | None = None) -> None:
-    """Write the output, its graphs, its figures' data and its provenance together (provenance
-    last: a crash in between leaves a stale recording, never a current-looking one with a
-    different output)."""
-    snippet.output_path.write_text(output, encoding="utf-8")
+    """Write the output (compared form), its graphs, its figures' data and its provenance with
+    what was printed, together (provenance last: a crash in between leaves a stale recording,
+    never a current-looking one with a different output)."""
+    snippet.output_path.write_text(compared_text(output), encoding="utf-8")
     for var, source in (graphs or {}).items():
         snippet.graph_path(var).write_text(source, encoding="utf-8")
     for var, text in (figures or {}).items():
         snippet.figure_path(var).write_text(text, encoding="utf-8")
-    snippet.record_path.write_text(json.dumps(prov, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    snippet.record_path.write_text(record_text({**prov, "printed": output.splitlines()}), encoding="utf-8")
+
+
+def compared_text(output: str) -> str:
+    """A run's output as `.out` stores it (docsys.core.normalize.normalize, one final newline)."""
+    text = normalize(output)
+    return text + "\n" if text else ""
+
+
+def record_text(data: dict) -> str:
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 
 def forget(snippet: Snippet) -> None:

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from docsys.core import processes
+from docsys.core.machine import run_facts
 from docsys.core.normalize import portable
 from docsys.core.processes import Load, LoadMeter
 from docsys.core.snippet import Snippet
@@ -53,6 +54,7 @@ class RunResult:
     figures: dict = field(default_factory=dict)  # {"data": ...} or {"error": ...} per declared figure variable
     leftovers: tuple[str, ...] = ()  # processes still alive after the run ended (killed)
     timed_out: bool = False
+    facts: dict = field(default_factory=dict)  # the machine facts outputs may depend on (machine.run_facts)
 
 
 def base_env() -> dict[str, str]:
@@ -78,7 +80,8 @@ def forked_argv(snippet: Snippet) -> list[str] | None:
 
 
 def _probe_env(snippet: Snippet, scratch: Path, token: str) -> dict[str, str]:
-    env = {RUN_ID_VAR: token, "DOCSYS_PROBE_WARNINGS": str(scratch / "warnings.jsonl")}
+    env = {RUN_ID_VAR: token, "DOCSYS_PROBE_WARNINGS": str(scratch / "warnings.jsonl"),
+           "DOCSYS_PROBE_FACTS": str(scratch / "facts.json")}
     if snippet.graphs:
         env.update(DOCSYS_PROBE_GRAPHS=" ".join(snippet.graphs), DOCSYS_PROBE_GRAPHS_OUT=str(scratch / "graphs.json"))
     if snippet.figures:
@@ -167,8 +170,8 @@ def run(snippet: Snippet, zygote: Zygote | None = None, python: str | None = Non
             output = f"timed out after {snippet.timeout:g} s\n{output}"
         return RunResult(
             code, output, seconds, cpu, load, _warnings(scratch / "warnings.jsonl"),
-            _graphs(scratch / "graphs.json"), _figures(snippet, scratch / "figures.json"), tuple(leftovers),
-            timed_out,
+            _json(scratch / "graphs.json"), _figures(snippet, scratch / "figures.json"), tuple(leftovers),
+            timed_out, run_facts(_json(scratch / "facts.json")),
         )
 
 
@@ -178,7 +181,7 @@ def _warnings(path: Path) -> tuple[dict, ...]:
     return tuple(json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip())
 
 
-def _graphs(path: Path) -> dict:
+def _json(path: Path) -> dict:
     return json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
 
 

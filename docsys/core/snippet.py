@@ -13,6 +13,10 @@ the machinery needs to know; they are not shown to readers (docsys.build.example
     # warns: FutureWarning: torch.cuda.amp.GradScaler -- the page shows the deprecation
                                 a deprecation the page shows on purpose (docsys.core.policy)
     # estimate: 40              seconds it takes on a GPU (cuda snippets: recording order)
+    # depends: isa -- oneDNN's kernel is named after the instruction set it runs on
+                                the output depends on the machine (a fact of DEPENDENCES): the
+                                tests compare it only where the fact is what it was when recorded
+                                (docsys.core.check); the page says where it was recorded
 
 Beside it live what a recording writes (docsys.core.record): `name.out`, what it printed,
 `name.record.json`, where and from which source it was recorded, and a file per declared graph
@@ -32,11 +36,18 @@ from docsys.core.markers import MARKERS
 from docsys.core.paths import SNIPPETS_DIR
 
 DEFAULT_TIMEOUT_S = 60.0
-HEADER_KEYS = ("marks", "timeout", "launch", "graph", "figure", "warns", "estimate")
+HEADER_KEYS = ("marks", "timeout", "launch", "graph", "figure", "warns", "estimate", "depends")
 HEADER_RE = re.compile(rf"^#\s*(?P<key>{'|'.join(HEADER_KEYS)}):\s*(?P<value>.*?)\s*$")
 _FIGURE_RE = re.compile(r"^(?P<var>[A-Za-z_]\w*)(?:=(?P<kind>[a-z][a-z0-9_]*))?$")
 RESERVED_VARS = ("record",)  # `name.record.json` is the provenance
 _WARNS_RE = re.compile(r"^(?P<category>\w+):\s*(?P<text>.+?)\s+--\s+(?P<reason>.+)$")
+_REASONED_RE = re.compile(r"^(?P<value>\S+)\s+--\s+(?P<reason>.+)$")  # `<value> -- <why>`
+# Machine facts an output may depend on, each recorded with every run (docsys.core.record, `run`):
+DEPENDENCES = {
+    "threads": "torch's intra-op thread count (torch.get_num_threads())",
+    "isa": "the instruction sets torch's kernels may use (the CPU's features, torch's CPU capability, "
+           "ONEDNN_MAX_CPU_ISA and MKL_ENABLE_INSTRUCTIONS)",
+}
 BENCH_GLOB = "bench_*.py"
 GPU_MARKS = ("cuda", "multi_gpu")
 
@@ -53,6 +64,12 @@ class DeclaredWarning:
 
 
 @dataclass(frozen=True)
+class Dependence:
+    fact: str  # a key of DEPENDENCES
+    reason: str  # why the output depends on it
+
+
+@dataclass(frozen=True)
 class Snippet:
     path: Path
     root: Path = SNIPPETS_DIR
@@ -63,6 +80,7 @@ class Snippet:
     figures: tuple[tuple[str, str], ...] = ()  # (variable, kind of figure the build draws from it)
     warns: tuple[DeclaredWarning, ...] = ()
     estimate: float | None = None
+    depends: tuple[Dependence, ...] = ()
     header_lines: int = 0  # leading lines that are machinery, not code for readers
 
     @property
@@ -155,6 +173,17 @@ def _figures(path: Path, values: list[str]) -> tuple[tuple[str, str], ...]:
     return tuple(declared.items())
 
 
+def _depends(path: Path, values: list[str]) -> tuple[Dependence, ...]:
+    declared = []
+    for value in values:
+        match = _REASONED_RE.match(value)
+        if not match or match["value"] not in DEPENDENCES:
+            raise SnippetHeaderError(f"{path}: write '# depends: <fact> -- <why the output depends on it>', "
+                                     f"a fact of {sorted(DEPENDENCES)}")
+        declared.append(Dependence(match["value"], match["reason"]))
+    return tuple(declared)
+
+
 def load(path: Path, root: Path = SNIPPETS_DIR) -> Snippet:
     """Read a snippet's header declarations."""
     fields, count = _header(path)
@@ -173,6 +202,7 @@ def load(path: Path, root: Path = SNIPPETS_DIR) -> Snippet:
         figures=_figures(path, fields.get("figure", [])),
         warns=_warns(path, fields.get("warns", [])),
         estimate=float(single["estimate"]) if "estimate" in single else None,
+        depends=_depends(path, fields.get("depends", [])),
         header_lines=count,
     )
 

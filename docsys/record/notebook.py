@@ -20,7 +20,7 @@ from docsys.core.snippet import Snippet
 
 
 def record(source_rel: str) -> tuple[bool, str]:
-    """Execute `notebooks/<name>.py` and write its `.out.ipynb` and `.record.json`; (ok, one line)."""
+    """Execute `notebooks/<name>.py` and write its `.out.ipynb`, `.out` and `.record.json`; (ok, one line)."""
     source = ROOT / source_rel
     before = idle_load()
     if before.others > check.LOAD_LIMIT:
@@ -35,6 +35,7 @@ def record(source_rel: str) -> tuple[bool, str]:
     if after.others > check.LOAD_LIMIT:
         return False, f"REFUSED  {source_rel}: other processes kept {after.others:.2f} cores busy after the run"
     notebook.output_path(source).write_text(nbformat.writes(run) + "\n", encoding="utf-8")
+    notebook.compared_path(source).write_text(notebook.compared_text(notebook.text_outputs(run)), encoding="utf-8")
     load = {"before": before.as_dict(), "after": after.as_dict(), "limit_cores": check.LOAD_LIMIT}
     prov = provenance(Snippet(path=source, root=ROOT), seconds, {"load": load})
     notebook.record_path(source).write_text(json.dumps(prov, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")

@@ -25,15 +25,20 @@ def test_every_markdown_block_exists_in_both_languages():
 @pytest.mark.slow
 @pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.name)
 def test_the_notebook_runs_and_prints_what_its_recording_holds(source):
-    """Executed again (numbers in its timings and table masked), it prints what was recorded;
-    and the recording is of the current source."""
+    """Executed again, it prints what its `.out` holds (docsys.core.normalize: timings and table cells
+    masked); the `.out` is the compared form of the executed notebook the page shows; and the
+    recording is of the current source."""
     record = json.loads(notebook.record_path(source).read_text(encoding="utf-8"))
     assert record["source_sha256"] == source_sha256(source), (
         f"{source.name} changed since it was recorded: run `make record SNIPPETS=notebooks/{source.name}`")
-    recorded = notebook.text_outputs(nbformat.read(notebook.output_path(source), as_version=4))
+    compared = notebook.compared_path(source).read_text(encoding="utf-8")
+    shown = notebook.text_outputs(nbformat.read(notebook.output_path(source), as_version=4))
+    assert notebook.compared_text(shown) == compared, (
+        f"{notebook.compared_path(source).name} is not what {notebook.output_path(source).name} printed: "
+        f"run `make record SNIPPETS=notebooks/{source.name}`")
     now = notebook.text_outputs(notebook.execute(notebook.read(source), source.name))
-    problems = [diff(a, b, f"code cell {i}") for i, (a, b) in enumerate(zip(recorded, now, strict=True), 1)
-                if normalize(a) != normalize(b)]
+    problems = [diff(a, b, f"code cell {i}") for i, (a, b)
+                in enumerate(zip(notebook.compared_cells(compared), now, strict=True), 1) if a != normalize(b)]
     assert not problems, "\n".join(problems)
 
 

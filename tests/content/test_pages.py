@@ -33,6 +33,15 @@ def test_every_recording_has_its_snippet():
     assert not orphans, f"recordings without a snippet or a graph declaration (delete them): {orphans}"
 
 
+def test_every_out_is_the_compared_form_of_what_its_recording_printed():
+    """`.out` (compared by the tests, the same on every machine) and `.record.json`'s `printed` (shown on the
+    page) come from one run: a hand edit of either, or a recording of the old format, is caught here."""
+    recorded = [s for s in SNIPPETS if record.state(s) != record.MISSING]
+    wrong = [s.rel for s in recorded if record.compared_text(record.read(s).printed)
+             != s.output_path.read_text(encoding="utf-8")]
+    assert not wrong, f"`.out` is not the compared form of `printed` in `.record.json`: {wrong}; re-record them"
+
+
 def test_gpu_recordings_are_current_or_absent():
     stale = [s.rel for s in SNIPPETS if s.platform == "cuda" and record.state(s) == record.STALE]
     assert not stale, (f"GPU snippets changed since their GPU recording: {stale}; re-record them on a GPU "

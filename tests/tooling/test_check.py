@@ -177,3 +177,57 @@ def test_figure_files_are_forgotten_and_orphans_found(tmp_path):
     path.write_text(FIGURE)
     record.forget(load(path, tmp_path))
     assert not data_file.exists()
+
+
+MACHINE_PRINTS = """\
+import torch
+
+print(f"threads: {torch.get_num_threads()}")
+print("| variant | median (ms) | IQR (ms) | runs |")
+print("|---|---:|---:|---:|")
+print(f"| a | {torch.rand(1).item() + 1:.2f} | 0.10 | 5 |")
+"""
+
+
+def test_out_is_the_compared_form_and_the_record_holds_what_was_printed(tmp_path, monkeypatch):
+    """Re-recorded with another thread count, a benchmark's `.out` stays byte for byte the same:
+    its `threads:` line and measured cells are provenance, kept only in `.record.json`."""
+    path = tmp_path / "bench_machine.py"
+    path.write_text(MACHINE_PRINTS)
+    monkeypatch.setattr(check_module, "idle_load", lambda: Load(1.0, 0.0, 0.0))
+    outs, printed = [], []
+    for threads in ("1", "2"):
+        monkeypatch.setenv("OMP_NUM_THREADS", threads)
+        assert check(load(path, tmp_path), update=True).ok
+        outs.append(path.with_suffix(".out").read_bytes())
+        rec = record.read(load(path, tmp_path))
+        printed.append(rec.printed)
+        assert rec.threads == int(threads) and rec.data["run"]["threads"] == int(threads)
+    assert outs[0] == outs[1] and b"threads" not in outs[0] and b"<n>" in outs[0]
+    assert printed[0].startswith("threads: 1\n") and printed[1].startswith("threads: 2\n")
+
+
+DEPENDS = """\
+# depends: threads -- a sum's rounding depends on how it is split
+import torch
+
+print(torch.get_num_threads() * 10)
+"""
+
+
+def test_a_declared_machine_dependence_is_compared_only_where_the_fact_matches(tmp_path, monkeypatch):
+    path = tmp_path / "depends.py"
+    path.write_text(DEPENDS)
+    monkeypatch.setenv("OMP_NUM_THREADS", "1")
+    assert check(load(path, tmp_path), update=True).ok
+    assert check(load(path, tmp_path)).ok and not check(load(path, tmp_path)).skipped
+    monkeypatch.setenv("OMP_NUM_THREADS", "2")
+    outcome = check(load(path, tmp_path))
+    assert outcome.ok and outcome.skipped, outcome.message
+    assert "depends on threads (a sum's rounding" in outcome.message
+    assert "recorded with 1, this run has 2" in outcome.message
+    path.write_text(DEPENDS.split("\n", 1)[1])  # the same code, undeclared: the difference fails
+    monkeypatch.setenv("OMP_NUM_THREADS", "1")
+    assert check(load(path, tmp_path), update=True).ok
+    monkeypatch.setenv("OMP_NUM_THREADS", "2")
+    assert not check(load(path, tmp_path)).ok

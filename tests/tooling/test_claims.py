@@ -62,8 +62,8 @@ def test_tokens_are_compared_whitespace_blind_and_outside_fences():
 
 
 def test_a_result_that_changes_under_a_claim_fails_the_build_naming_page_and_claim(fixture_copy):
-    out = fixture_copy / "snippets" / "demo" / "bench_demo.out"
-    out.write_text(out.read_text().replace("| fast | 10.0 |", "| fast | 25.0 |"))
+    recording = fixture_copy / "snippets" / "demo" / "bench_demo.record.json"  # what the run printed
+    recording.write_text(recording.read_text().replace("| fast | 10.0 |", "| fast | 25.0 |"))
     found = [w for w in warnings_of(build_copy(fixture_copy)) if "does not hold" in w]
     assert found and all(w.startswith("WARNING -  ") for w in found)
     claim = '{{ ratio: demo/bench_demo, "fast" < "slow", "median (ms)" }}'

@@ -62,3 +62,38 @@ def test_torchviz_ids_are_renumbered_in_order_of_appearance():
     one = '\t140526507587008 [label="x"]\n\t140526503305872 -> 140526507587008\n'
     two = one.replace("140526507587008", "94123456789012").replace("140526503305872", "94123456789999")
     assert normalize_dot(one) == normalize_dot(two) == '\tn0 [label="x"]\n\tn1 -> n0\n'
+
+
+BANNER = """\
+W1130 20:13:08.609000 31928 torch/distributed/run.py:874] {space}
+W1130 20:13:08.609000 31928 torch/distributed/run.py:874] *****************************************
+W1130 20:13:08.609000 31928 torch/distributed/run.py:874] Setting OMP_NUM_THREADS environment variable for each \
+process to be 1 in default, to avoid your system being overloaded, please further tune the variable for optimal \
+performance in your application as needed.{space}
+W1130 20:13:08.609000 31928 torch/distributed/run.py:874] *****************************************
+""".format(space=" ")  # torchrun's lines end in a space
+
+
+def test_provenance_lines_are_not_compared():
+    """torchrun's banner appears only where OMP_NUM_THREADS is unset; a benchmark's thread count is
+    the machine's: both are provenance, not what the code computed."""
+    ranks = "[rank0] loss 0.5\n"
+    assert normalize(BANNER + ranks) == normalize(ranks) == "[rank0] loss 0.5"
+    assert normalize("threads: 2\n| variant | t (ms) |\n") == normalize("threads: 1\n| variant | t (ms) |\n")
+    other = "W1130 20:13:08.609000 31928 torch/distributed/run.py:874] a real warning\n"
+    assert normalize(other) == "<log> torch/distributed/run.py:<line>] a real warning"
+    assert normalize("  threads: 2") == "  threads: 2", "only a line that starts with it"
+
+
+def test_a_log_line_through_a_symlinked_environment_names_the_same_file():
+    """torch's log formatter shortens a path by the sys.path entry it lies under; through a symlinked
+    .venv the resolved path matches none, and the line names it in full."""
+    short = "W1130 20:13:08.609000 1 torch/distributed/run.py:874] hello"
+    full = "W1130 20:13:08.609000 2 .../site-packages/torch/distributed/run.py:901] hello"
+    assert normalize(short) == normalize(full)
+
+
+def test_normalize_is_idempotent_so_a_stored_out_compares_as_it_is():
+    text = BANNER + "0x7f49ee5af7d0 1.10 ms 2.4x\n.../site-packages/torch/x.py:12: W\n"
+    text += "| variant | t |\n|---|---|\n| a | 3 |\n"
+    assert normalize(normalize(text)) == normalize(text)

@@ -274,3 +274,24 @@ def test_a_test_run_s_environment_reaches_launched_and_forked_runs_alike(tmp_pat
         server.close()
     assert run(snippet, extra_env=TEST_ENV).output == "PASSIVE\n"
     assert run(snippet).output == "None\n"  # a recording runs with the reader's environment
+
+
+def test_a_thread_count_variant_stands_in_for_a_larger_machine_unless_omp_num_threads_decides(tmp_path, monkeypatch):
+    """DOCSYS_TORCH_THREADS (make test-portable's four-thread variant) sets torch's default thread count in
+    a launched run and in a fork of a server that has imported torch; OMP_NUM_THREADS, where set (torchrun
+    sets it for its ranks), decides instead, as on any machine. The probe reports what torch used."""
+    snippet = _plant(tmp_path, "threads.py", """
+        import torch
+        print(torch.get_num_threads())
+    """)
+    monkeypatch.setenv("DOCSYS_TORCH_THREADS", "4")
+    monkeypatch.delenv("OMP_NUM_THREADS", raising=False)
+    server = Zygote()  # imports torch with the variable set, as a test run's does
+    try:
+        forked = run(snippet, zygote=server)
+    finally:
+        server.close()
+    launched = run(snippet)
+    assert forked.output == launched.output == "4\n" and launched.facts["threads"] == 4
+    monkeypatch.setenv("OMP_NUM_THREADS", "1")
+    assert run(snippet).output == "1\n"

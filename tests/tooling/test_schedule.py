@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 
 import pytest
 
 from docsys.checks.schedule import unit_of
+from docsys.core.paths import ROOT
 
 pytest_plugins = ["pytester"]
 
@@ -82,14 +85,21 @@ def test_uses_it(expensive, i):
 
 def test_under_xdist_a_module_s_items_run_on_one_worker_and_its_fixture_is_set_up_once(project):
     project.makepyfile(test_fixture_a=FIXTURE_MODULE, test_fixture_b=FIXTURE_MODULE)
-    result = project.runpytest_subprocess("-n", "2", "--dist=loadscope", "--no-loadscope-reorder")
+    result = project.runpytest_subprocess("-n", "2")  # xdist's default --dist, as `make test` runs it
     result.assert_outcomes(passed=16)
     setups = (project.path / "setups.txt").read_text().splitlines()
     assert sorted(line.split()[0] for line in setups) == ["test_fixture_a", "test_fixture_b"], setups
 
 
 def test_auto_starts_one_worker_more_than_the_cores(project):
-    result = project.runpytest_subprocess("-n", "auto", "--dist=loadscope")
+    result = project.runpytest_subprocess("-n", "auto")
     result.assert_outcomes(passed=4)
     workers = len(os.sched_getaffinity(0)) + 1
     result.stdout.fnmatch_lines([f"*created: {workers}/{workers} workers*"])
+
+
+def test_the_suite_runs_without_xdist():
+    """Nothing in the configuration needs xdist: `pytest -p no:xdist` collects the suite."""
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:xdist", "--collect-only", "-q",
+                           "tests/tooling/test_schedule.py"], cwd=ROOT, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]

@@ -14,6 +14,14 @@ Configured by environment variables, each optional:
   variable that is missing or not JSON. With DOCSYS_PROBE_RANK0=1 (a torchrun launch, where the
   launcher and every rank run this probe) only the process with RANK=0 writes: a launched
   snippet gathers its ranks' data on rank 0.
+- DOCSYS_PROBE_FACTS=<file>: at exit, if the program imported torch, the machine facts an output
+  may depend on (docsys.core.snippet.DEPENDENCES) as torch saw them: its intra-op thread count
+  and CPU capability (rank 0 only under DOCSYS_PROBE_RANK0, as for figures).
+- DOCSYS_TORCH_THREADS=<n>: torch's default intra-op thread count becomes n, as on a machine with
+  n cores (torch.set_num_threads right after torch is imported; `OMP_NUM_THREADS` above the core
+  count is capped at the core count, so it cannot stand in for a larger machine). Where
+  OMP_NUM_THREADS is set — by the reader, or by torchrun for its ranks — it decides, as it does
+  on any machine. `make test-portable` runs the examples this way (Makefile).
 
 Any sitecustomize that this one shadows on sys.path is still run.
 """
@@ -91,6 +99,50 @@ def dump_figures(names: list[str], path: str) -> None:
         json.dump({name: figure_data(namespace, name) for name in names}, out, allow_nan=False)
 
 
+class _AfterTorchImport:
+    """A meta path finder that lets torch import normally, then sets its thread count."""
+
+    def __init__(self, threads: int) -> None:
+        self.threads = threads
+
+    def find_spec(self, name, path=None, target=None):
+        if name != "torch":
+            return None
+        sys.meta_path.remove(self)
+        spec = importlib.util.find_spec("torch")
+        if spec is None or spec.loader is None:
+            return spec
+        exec_module, threads = spec.loader.exec_module, self.threads
+
+        def exec_then_set_threads(module) -> None:
+            exec_module(module)
+            module.set_num_threads(threads)
+
+        spec.loader.exec_module = exec_then_set_threads
+        return spec
+
+
+def default_threads(environ: os._Environ | dict = os.environ) -> None:
+    """DOCSYS_TORCH_THREADS (module docstring): now if torch is imported (a fork server's child), else
+    when it is."""
+    threads = environ.get("DOCSYS_TORCH_THREADS")
+    if not threads or environ.get("OMP_NUM_THREADS"):
+        return
+    if "torch" in sys.modules:
+        sys.modules["torch"].set_num_threads(int(threads))
+    else:
+        sys.meta_path.insert(0, _AfterTorchImport(int(threads)))
+
+
+def dump_facts(path: str) -> None:
+    torch = sys.modules.get("torch")
+    if torch is None or (os.environ.get("DOCSYS_PROBE_RANK0") and os.environ.get("RANK") != "0"):
+        return
+    with open(path, "w", encoding="utf-8") as out:
+        json.dump({"threads": torch.get_num_threads(), "cpu_capability": torch.backends.cpu.get_cpu_capability()},
+                  out)
+
+
 def install(environ: os._Environ | dict = os.environ) -> None:
     if environ.get("DOCSYS_PROBE_WARNINGS"):
         watch_warnings(environ["DOCSYS_PROBE_WARNINGS"])
@@ -100,6 +152,8 @@ def install(environ: os._Environ | dict = os.environ) -> None:
     if environ.get("DOCSYS_PROBE_FIGURES") and environ.get("DOCSYS_PROBE_FIGURES_OUT"):
         names, out = environ["DOCSYS_PROBE_FIGURES"].split(), environ["DOCSYS_PROBE_FIGURES_OUT"]
         atexit.register(dump_figures, names, out)
+    if environ.get("DOCSYS_PROBE_FACTS"):
+        atexit.register(dump_facts, environ["DOCSYS_PROBE_FACTS"])
 
 
 def _run_shadowed_sitecustomize() -> None:
@@ -116,5 +170,6 @@ def _run_shadowed_sitecustomize() -> None:
 
 
 if __name__ == "sitecustomize":
+    default_threads()
     install()
     _run_shadowed_sitecustomize()

@@ -90,6 +90,7 @@ def _child(request: dict) -> None:
     os.environ.update(request["env"])
     import sitecustomize  # the probe, loaded at start-up from this folder
 
+    sitecustomize.default_threads()
     sitecustomize.install(request["env"])
     code = 1
     try:
