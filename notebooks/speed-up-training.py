@@ -28,7 +28,6 @@
 # [下载此 notebook（.ipynb）](speed-up-training.ipynb)。它默认在 CPU 上运行；在有 GPU 的机器上会自动走 CUDA 路径。
 
 # %%
-import platform
 import statistics
 import time
 
@@ -45,20 +44,6 @@ plt.rcParams["svg.hashsalt"] = "speed-up-training"  # the same ids in every run
 plt.rcParams["svg.fonttype"] = "none"  # text stays text: searchable, and small
 torch.manual_seed(0)
 device = torch.accelerator.current_accelerator() if torch.accelerator.is_available() else torch.device("cpu")
-
-
-def machine_name() -> str:
-    if device.type == "cuda":
-        return torch.cuda.get_device_name(device)
-    with open("/proc/cpuinfo") as cpuinfo:
-        for line in cpuinfo:
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    return platform.processor() or platform.machine()
-
-
-print(f"device: {device} ({machine_name()})")
-print(f"torch {torch.__version__}, {torch.get_num_threads()} CPU threads")
 
 # %% [markdown] lang="en"
 # ## The model, the data and one training step
@@ -414,7 +399,6 @@ results.append(("activation checkpointing", "train step", checkpointed_ms, check
 # 每一行都是上文在本次执行中测得的。“saved activations”指前向传播为反向传播保留的激活值内存，用 `saved_tensors_hooks` 统计，不含参数，也不含 autocast 的权重副本（阶段 4 单独打印了它们）。融合优化器和 TF32 不改变任何激活值，所以这两行沿用基线的数值；编译后的模型由生成的代码自行决定保存什么，因此没有测量。
 
 # %%
-print(f"{machine_name()}, torch {torch.__version__}, {device}, {torch.get_num_threads()} threads")
 rows = ["| variant | what is timed | median (ms) | IQR (ms) | runs | saved activations (MiB) |",
         "|---|---|---:|---:|---:|---:|"]
 for stage, timed, ms, iqr, mib in results:

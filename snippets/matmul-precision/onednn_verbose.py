@@ -1,3 +1,4 @@
+# depends: isa -- oneDNN takes "medium" float32 matmuls only with bf16 dot products; kernel names the ISA
 import os
 import sys
 import tempfile
