@@ -34,11 +34,15 @@ if [ "$part" != python ]; then
 fi
 [ "$part" != system ] || exit 0
 
-python3 -c 'import sys; sys.exit(sys.version_info < (3, 11))' || {
-  echo "setup: Python 3.11+ is required as python3 (found $(python3 --version 2>&1))" >&2
+# Python 3.11 exactly: the pinned torch==2.13.0 is taken as its CPU build for 3.11; for 3.12 or 3.13 pip
+# resolves PyPI's CUDA build instead (torch plus ~20 NVIDIA packages, several GB), which no test here ran on.
+python=${PYTHON:-python3}
+[ -x .venv/bin/python ] && python=.venv/bin/python
+"$python" -c 'import sys; sys.exit(sys.version_info[:2] != (3, 11))' 2>/dev/null || {
+  echo "setup: Python 3.11 is required (found $("$python" --version 2>&1) as $python); run with PYTHON=python3.11, or remove .venv" >&2
   exit 1
 }
-[ -x .venv/bin/python ] || python3 -m venv .venv
+[ -x .venv/bin/python ] || "$python" -m venv .venv
 log=$(mktemp)
 if ! .venv/bin/pip install --disable-pip-version-check -r requirements.txt >"$log" 2>&1; then
   grep -v '^WARNING: Location' "$log" | tail -30 >&2

@@ -45,6 +45,9 @@ DIRECTIVE_RE = re.compile(
 BENCHMARKS_RE = re.compile(r"^(?P<indent>[ \t]*):::[ \t]+benchmarks[ \t]*$")
 OPTION_RE = re.compile(r'(\w+)="([^"]*)"')
 OPTIONS = {"title", "plot"}
+# A recorded output included on its own (getting-started shows the output of a command it runs):
+# its snippet counts for the page's "verified with" stamp.
+OUT_INCLUDE_RE = re.compile(r'^\s*--8<--\s+"(?P<target>[^"]+)\.out"\s*$')
 
 
 class HeaderlessSnippets(SnippetPreprocessor):
@@ -91,6 +94,8 @@ class ExamplePreprocessor(Preprocessor):
                 out += [bench_all["indent"] + row for row in claims.all_benchmarks(self.root, self.lang).split("\n")]
             else:
                 out.append(line)
+                if (include := OUT_INCLUDE_RE.match(line)) and (s := self._snippet(include["target"] + ".py")):
+                    shown.append(s)
         return out if self.mode == "test" else self._stamped(out, shown)
 
     def _stamped(self, lines: list[str], shown: list[Snippet]) -> list[str]:

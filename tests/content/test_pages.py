@@ -7,11 +7,12 @@ import sys
 
 import pytest
 
+from docsys.build.examples import OUT_INCLUDE_RE
 from docsys.checks.pages import rel_page, shown_snippets, unrun_python_fences
 from docsys.core import record
 from docsys.core.normalize import normalize, portable
 from docsys.core.paths import LANGS, ROOT, SNIPPETS_DIR, page_paths
-from docsys.core.snippet import discover
+from docsys.core.snippet import discover, load
 
 PAGES = [p for lang in LANGS for p in page_paths(lang)]
 SNIPPETS = discover()
@@ -40,6 +41,16 @@ def test_every_out_is_the_compared_form_of_what_its_recording_printed():
     wrong = [s.rel for s in recorded if record.compared_text(record.read(s).printed)
              != s.output_path.read_text(encoding="utf-8")]
     assert not wrong, f"`.out` is not the compared form of `printed` in `.record.json`: {wrong}; re-record them"
+
+
+def test_an_output_included_on_its_own_shows_what_was_printed():
+    """A page may include a `.out` by itself (the output of a command it runs); `.out` is the compared
+    form, so it may do so only where nothing in it is masked."""
+    masked = [f"{rel_page(page)}: {m['target']}.out" for page in PAGES
+              for m in map(OUT_INCLUDE_RE.match, page.read_text(encoding="utf-8").splitlines()) if m
+              and (SNIPPETS_DIR / f"{m['target']}.out").read_text(encoding="utf-8")
+              != record.read(load(SNIPPETS_DIR / f"{m['target']}.py")).printed]
+    assert not masked, f"included outputs with masked parts (show them with `::: example`): {masked}"
 
 
 def test_gpu_recordings_are_current_or_absent():

@@ -53,18 +53,21 @@ def test_built_pages_load_nothing_from_other_hosts(built_site):
     assert not offenders, "\n".join(offenders[:10])
 
 
-def test_every_page_with_examples_and_the_notebook_carry_a_verified_with_stamp(built_site):
+def test_every_page_with_recordings_and_the_notebook_carry_a_verified_with_stamp(built_site):
+    """A page that shows an example, or includes a recorded output on its own (getting-started)."""
+    from docsys.build.examples import OUT_INCLUDE_RE
     from docsys.checks.pages import examples
     from docsys.core.paths import LANGS
 
     missing = []
     for lang in LANGS:
         for page in page_paths(lang):
-            if examples(page.read_text(encoding="utf-8")):
+            text = page.read_text(encoding="utf-8")
+            if examples(text) or any(map(OUT_INCLUDE_RE.match, text.splitlines())):
                 built = built_page(built_site.path, page).read_text(encoding="utf-8")
                 missing += [] if 'class="verified-with"' in built else [f"{lang}/{page.name}"]
-    notebook = built_site.path / "notebooks" / "speed-up-training" / "index.html"
-    missing += [] if 'class="verified-with"' in notebook.read_text(encoding="utf-8") else ["notebook"]
+        notebook = built_site.path / ("" if lang == "en" else lang) / "notebooks" / "speed-up-training" / "index.html"
+        missing += [] if 'class="verified-with"' in notebook.read_text(encoding="utf-8") else [f"{lang} notebook"]
     assert not missing, f"pages without a stamp: {missing}"
 
 
