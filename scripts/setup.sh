@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 part=${1:-all}
 
 # Debian packages: Graphviz's `dot` draws the graphs; chromium and fonts-noto-cjk are the
-# browser that tests/test_browser.py drives headless (Playwright uses it; it downloads no browser).
+# browser that docsys/checks/browser.py drives headless (Playwright uses it; it downloads no browser).
 missing=()
 command -v dot >/dev/null || missing+=(graphviz)
 command -v chromium >/dev/null || missing+=(chromium)

@@ -13,7 +13,8 @@ recorded on a GPU"; for a benchmark the measured table, a chart and where it was
 (docsys.build.tables). `::: benchmarks` renders every benchmark recording, grouped by machine.
 Claims about measured numbers in the prose are docsys.build.claims.
 
-Options: `lang` (set per language build by docsys/build/hooks.py; words from strings.yml) and
+Options: `lang` (unset in mkdocs.yml, so `language()` takes it from the page's top folder, docs/<lang>/;
+docsys.checks.pages sets it when it expands a page for the tests; words from strings.yml) and
 `mode`: `site`, or `test`, where each example is marked for the test collector instead
 (`<!--pytest.mark.example("path")-->`, with pytest-codeblocks' expected-output comment).
 Problems (a missing recording, an unknown option) are logged as warnings, which fail a strict build.

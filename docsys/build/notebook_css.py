@@ -1,7 +1,7 @@
 """Lighter notebook pages: of the stylesheet mkdocs-jupyter puts into each notebook page, keep the
 rules that can match something on the page. An MkDocs hook (mkdocs.yml `hooks:`).
 
-mkdocs-jupyter inlines JupyterLab's whole stylesheet (~575 KB, 86 KB gzipped); docsys/notebooks.py
+mkdocs-jupyter inlines JupyterLab's whole stylesheet (~575 KB, 86 KB gzipped); docsys/build/notebooks.py
 moves it into a file, which every notebook page still loads before it can render. Most of it
 styles JupyterLab's own interface, and 80 KB are custom properties under `.jupyter-wrapper :root`,
 a selector that matches nothing (:root is never inside another element). A rule is kept when
@@ -45,7 +45,7 @@ _SCRIPT_WORD_RE = re.compile(r"[A-Za-z_][\w-]*")
 SCRIPTS = "assets/javascripts/*.js"  # under each theme folder and docs/: the scripts every page loads
 
 
-@event_priority(50)  # before docsys/notebooks.py moves the stylesheet into a file (priority 0)
+@event_priority(50)  # before docsys/build/notebooks.py moves the stylesheet into a file (priority 0)
 def on_post_page(output: str, page: Page, config: MkDocsConfig) -> str:
     if not page.file.src_uri.endswith(".ipynb") or os.environ.get(KEEP_ENV):
         return output

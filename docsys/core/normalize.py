@@ -3,7 +3,7 @@
 Two steps, both applied to every run (recording and test alike):
 
 1. `portable(text)`: paths of this machine become what any reader's machine prints — the
-   repository root is dropped (`snippets/autograd/x.py:9: UserWarning`), an installed package is
+   repository root is dropped (`snippets/<slug>/<name>.py:9: UserWarning`), an installed package is
    `.../site-packages/torch/...`, the standard library `.../lib/python3/copyreg.py`, the run's
    temporary folder is `./`, and torch's own build path in "Triggered internally at ..." is cut
    to its source tree (`.../aten/src/...`). Recordings are stored in this form.
