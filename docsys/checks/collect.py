@@ -4,10 +4,10 @@ Each page under docs/en/ is expanded by the site's own extension (docsys.checks.
 pytest-codeblocks reads the blocks out of it with its marks and expected outputs. Items:
 
 - a block that shows a snippet (`::: example`) runs that snippet once per test session, at the
-  first page block that shows it whole: docsys.core.check compares it with its recording, or,
-  with `--update-examples`, records it (the same run and the same rules as `python -m docsys
-  record`). zh pages include the same examples in the same order (the parity check), so
-  running them again per language would prove nothing new;
+  first page block that shows it whole: docsys.core.check compares it with its recording
+  (recording is `python -m docsys record`, the one recording command). zh pages include the
+  same examples in the same order (the parity check), so running them again per language would
+  prove nothing new;
 - a Python block typed into a page runs as a script, a bash block in the repository root, and
   what they print is compared with the output block under them.
 
@@ -49,8 +49,6 @@ def zygote() -> Zygote:
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
-    parser.addoption("--update-examples", action="store_true",
-                     help="record the examples' outputs instead of comparing them (= python -m docsys record)")
     parser.addini("example_pages", "folder of the pages whose code blocks are tests", default="docs/en")
     parser.addini("example_config", "the mkdocs.yml whose examples extension expands them", default="mkdocs.yml")
 
@@ -119,8 +117,7 @@ class ExampleBlock(TestBlock):
     snippet: Snippet
 
     def runtest(self) -> None:
-        update = self.config.getoption("--update-examples")
-        outcome = check(self.snippet, update=update, zygote=None if update else zygote())
+        outcome = check(self.snippet, zygote=zygote())
         if outcome.skipped:
             pytest.skip(outcome.message)
         if not outcome.ok:

@@ -1,7 +1,7 @@
 """The one execution path of an example: run it, judge the run, then compare or record.
 
 `check(snippet)` is what the tests do; `check(snippet, update=True)` is what recording does
-(`python -m docsys record`, or `pytest --update-examples`). Both run the snippet the same way
+(`python -m docsys record`, the one recording command). Both run the snippet the same way
 (docsys.core.runner) and apply the same rules:
 
 - the run must exit 0, within its timeout, leaving no process behind;
