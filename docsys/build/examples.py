@@ -13,10 +13,9 @@ recorded on a GPU"; for a benchmark the measured table, a chart and where it was
 (docsys.build.tables). `::: benchmarks` renders every benchmark recording, grouped by machine.
 Claims about measured numbers in the prose are docsys.build.claims.
 
-Options: `lang` (unset in mkdocs.yml, so `language()` takes it from the page's top folder, docs/<lang>/;
-docsys.checks.pages sets it when it expands a page for the tests; words from strings.yml) and
-`mode`: `site`, or `test`, where each example is marked for the test collector instead
-(`<!--pytest.mark.example("path")-->`, with pytest-codeblocks' expected-output comment).
+The directive is parsed by docsys.core.text.example_directives, which the test collector
+(docsys.checks.collect) reads too: the tests never render a page. Option `lang` (unset in mkdocs.yml,
+so `language()` takes it from the page's top folder, docs/<lang>/; words from strings.yml).
 Problems (a missing recording, an unknown option) are logged as warnings, which fail a strict build.
 """
 
@@ -37,14 +36,10 @@ from docsys.build.strings import strings
 from docsys.core import bench, record
 from docsys.core.paths import page_lang
 from docsys.core.snippet import HEADER_RE, Snippet, SnippetHeaderError, load
-from docsys.core.text import inside_fences
+from docsys.core.text import ExampleDirective, example_directives, inside_fences
 
 log = logging.getLogger("mkdocs.extensions.examples")
-DIRECTIVE_RE = re.compile(
-    r'^(?P<indent>[ \t]*):::[ \t]+example[ \t]+(?P<target>[^\s"]+)(?P<options>(?:[ \t]+\w+="[^"]*")*)[ \t]*$'
-)
 BENCHMARKS_RE = re.compile(r"^(?P<indent>[ \t]*):::[ \t]+benchmarks[ \t]*$")
-OPTION_RE = re.compile(r'(\w+)="([^"]*)"')
 OPTIONS = {"title", "plot"}
 # A recorded output included on its own (getting-started shows the output of a command it runs):
 # its snippet counts for the page's "verified with" stamp.
@@ -78,26 +73,26 @@ def language(md: Markdown, configured: str) -> str:
 
 
 class ExamplePreprocessor(Preprocessor):
-    def __init__(self, md: Markdown, root: Path, lang: str, mode: str) -> None:
+    def __init__(self, md: Markdown, root: Path, lang: str) -> None:
         super().__init__(md)
-        self.root, self.configured_lang, self.mode = root, lang, mode
+        self.root, self.configured_lang = root, lang
         self.lang = lang or "en"
 
     def run(self, lines: list[str]) -> list[str]:
         self.lang = language(self.md, self.configured_lang)
         fenced, out, shown = inside_fences(lines), [], []
+        directives = {d.line: d for d in example_directives(lines)}
         for i, line in enumerate(lines):
-            match = None if i in fenced else DIRECTIVE_RE.match(line)
-            if match:
-                out += self.example(match)
-                shown += [s] if (s := self._snippet(match["target"])) else []
+            if directive := directives.get(i):
+                out += self.example(directive, line)
+                shown += [s] if (s := self._snippet(directive.target)) else []
             elif i not in fenced and (bench_all := BENCHMARKS_RE.match(line)):
                 out += [bench_all["indent"] + row for row in claims.all_benchmarks(self.root, self.lang).split("\n")]
             else:
                 out.append(line)
                 if (include := OUT_INCLUDE_RE.match(line)) and (s := self._snippet(include["target"] + ".py")):
                     shown.append(s)
-        return out if self.mode == "test" else self._stamped(out, shown)
+        return self._stamped(out, shown)
 
     def _stamped(self, lines: list[str], shown: list[Snippet]) -> list[str]:
         """The page with its "verified with" stamp under the title (docsys.build.stamp)."""
@@ -118,19 +113,13 @@ class ExamplePreprocessor(Preprocessor):
             log.warning(str(error))
             return None
 
-    def example(self, match: re.Match) -> list[str]:
-        indent, target = match["indent"], match["target"]
-        options = dict(OPTION_RE.findall(match["options"]))
+    def example(self, directive: ExampleDirective, line: str) -> list[str]:
+        indent, target, options, section = directive.indent, directive.target, directive.options, directive.section
         snippet = self._snippet(target)
         if snippet is None or set(options) - OPTIONS:
             problem = "no such snippet" if snippet is None else f"unknown option(s) {sorted(set(options) - OPTIONS)}"
             log.warning(f"{claims.page_of(self.md)}: '::: example {target}': {problem} (options: {sorted(OPTIONS)})")
-            return [match[0]]
-        section = target.split(":", 1)[1] if ":" in target else None
-        if self.mode == "test":  # pytest-codeblocks collects fences whose info string is exactly `python`
-            mark = f'<!--pytest.mark.example("{snippet.rel}"{f", section={section!r}" if section else ""})-->'
-            code = _fence(indent, "python", [f'--8<-- "{target}"'])
-            return [indent + mark, *code, *self._test_output(indent, snippet, section)]
+            return [line]
         code = _fence(indent, f'python title="{self._title(snippet, section, options)}"', [f'--8<-- "{target}"'])
         return code + ([] if section else self._attachments(indent, snippet, options.get("plot")))
 
@@ -141,15 +130,6 @@ class ExamplePreprocessor(Preprocessor):
         notes += [s["needs_multi_gpu"]] if "multi_gpu" in snippet.marks else []
         notes += [s["launched"]] if snippet.torchrun else []
         return " · ".join([title, *notes])
-
-    def _test_output(self, indent: str, snippet: Snippet, section: str | None) -> list[str]:
-        if section or not snippet.output_path.exists():
-            return []
-        rec = record.read(snippet)
-        if rec is None:
-            return []
-        body = rec.printed.rstrip("\n").split("\n")
-        return [f"{indent}<!--pytest-codeblocks:expected-output-->", *_fence(indent, "text", body)]
 
     def _attachments(self, indent: str, snippet: Snippet, plot: str | None) -> list[str]:
         s, state = strings(self.lang), record.state(snippet)
@@ -205,7 +185,6 @@ class ExamplesExtension(SnippetExtension):
         self.config = {
             **SnippetExtension().config,
             "lang": ["", "language of the pages; default: the page's top folder (docs/<lang>/...), else en"],
-            "mode": ["site", "`site`, or `test` to mark examples for the test collector"],
         }
         super(SnippetExtension, self).__init__(**kwargs)
 
@@ -216,7 +195,7 @@ class ExamplesExtension(SnippetExtension):
         snippets = HeaderlessSnippets(config, md)
         md.preprocessors.register(snippets, "snippet", 32)
         root = Path(snippets.base_path[0])
-        md.preprocessors.register(ExamplePreprocessor(md, root, config["lang"], config["mode"]), "example", 33)
+        md.preprocessors.register(ExamplePreprocessor(md, root, config["lang"]), "example", 33)
         md.preprocessors.register(claims.ClaimPreprocessor(md, root, config["lang"]), "claims", 31)
 
 

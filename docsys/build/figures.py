@@ -48,6 +48,7 @@ from docsys.build.files import write_atomically
 from docsys.build.strings import strings
 from docsys.core import record
 from docsys.core.snippet import Snippet, SnippetHeaderError, discover
+from docsys.core.text import example_directives
 
 log = logging.getLogger("mkdocs.hooks.figures")  # under "mkdocs": --strict counts its warnings
 
@@ -221,7 +222,7 @@ def _figure(match: re.Match[str], page: Page) -> str:
         ("alt text", "alt", f'![alt text](figure:{ref} "caption")'),
         ("caption", "title", f'![alt text](figure:{ref} "what to notice")')) if not attrs.get(key)]
     snippet = ref.split("#")[0]
-    if not re.search(rf"^[ \t]*:::[ \t]+example[ \t]+{re.escape(snippet)}(?=[\s:]|$)", page.markdown or "", re.M):
+    if all(d.snippet != snippet for d in example_directives((page.markdown or "").split("\n"))):
         problems.append(f"figure:{ref} is on a page that does not show its snippet; add ::: example {snippet}")
     for problem in problems:
         log.warning(f"{where}: {problem}")

@@ -1,15 +1,16 @@
 """pytest plugin: the code blocks of the English pages are the examples' tests (pytest-codeblocks' items).
 
-Each page under docs/en/ is expanded by the site's own extension (docsys.checks.pages), and
-pytest-codeblocks reads the blocks out of it with its marks and expected outputs. Items:
+Each page under docs/en/ gives two kinds of items, in page order:
 
-- a block that shows a snippet (`::: example`) runs that snippet once per test session, at the
-  first page block that shows it whole: docsys.core.check compares it with its recording
+- a `::: example` directive (docsys.core.text.example_directives) runs its snippet once per test
+  session, at the first directive that shows it whole: docsys.core.check compares it with its recording
   (recording is `python -m docsys record`, the one recording command). zh pages include the
   same examples in the same order (the parity check), so running them again per language would
   prove nothing new;
 - a Python block typed into a page runs as a script, a bash block in the repository root, and
-  what they print is compared with the output block under them.
+  what they print is compared with the output block under them; pytest-codeblocks reads these
+  blocks, with their marks and expected outputs, out of the page with its `--8<--` includes
+  expanded (docsys.checks.pages.expand).
 
 Items are pytest-codeblocks' TestBlock, subclassed where this project differs: snippets run as
 the reader runs them, in their own process (through a fork server that has imported torch);
@@ -18,7 +19,6 @@ outputs are compared after docsys.core.normalize.
 
 from __future__ import annotations
 
-import ast
 import io
 import os
 import subprocess
@@ -36,6 +36,7 @@ from docsys.core.markers import MARKERS
 from docsys.core.normalize import diff, normalize
 from docsys.core.runner import TEST_ENV, Zygote, run
 from docsys.core.snippet import Snippet, load
+from docsys.core.text import example_directives
 
 RUNNABLE = {"python", "bash", "sh"}
 _zygote: Zygote | None = None
@@ -74,38 +75,39 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
         _zygote.close()
 
 
-def example_of(block: CodeBlock) -> tuple[str, str | None] | None:
-    """(snippet path, section) of a block marked `pytest.mark.example(...)`, else None."""
-    for mark in block.marks:
-        if mark.startswith("pytest.mark.example("):
-            call = ast.parse(mark, mode="eval").body
-            section = next((k.value.value for k in call.keywords if k.arg == "section"), None)
-            return call.args[0].value, section
-    return None
-
-
 class PageFile(pytest.File):
     """One English page: its runnable blocks, each example once per session."""
 
     def collect(self):
         config_file = _setting(self.config, "example_config")
-        snippets_dir = Path(extension_config(config_file)["base_path"][0])
-        text = expand(self.path.read_text(encoding="utf-8"), mode="test", config_file=config_file)
+        text = self.path.read_text(encoding="utf-8")
+        items = [*self._examples(text, Path(extension_config(config_file)["base_path"][0])),
+                 *self._typed_blocks(text, config_file)]
+        for _, item in sorted(items, key=lambda pair: pair[0]):
+            yield item
+
+    def _examples(self, text: str, snippets_dir: Path):
+        """(line, item) for each snippet this page shows whole, unless an earlier page showed it."""
         seen = self.session.stash.setdefault(_SEEN, set())
-        for block in extract_from_buffer(io.StringIO(text + "\n")):
-            if block.syntax not in RUNNABLE:
-                continue
-            example = example_of(block)
-            if example is None:
-                yield InlineBlock.from_parent(self, name=f"line {block.lineno}", obj=block)
-            elif example[1] is None and example[0] not in seen:
-                seen.add(example[0])
-                snippet = load(snippets_dir / example[0], snippets_dir)
-                item = ExampleBlock.from_parent(self, name=example[0], obj=block)
-                item.snippet = snippet
-                for mark in snippet.marks:
-                    item.add_marker(getattr(pytest.mark, mark))
-                yield item
+        for directive in example_directives(text.split("\n")):
+            if directive.section is None and directive.snippet not in seen:
+                seen.add(directive.snippet)
+                yield directive.line + 1, self._example(snippets_dir, directive.snippet, directive.line + 1)
+
+    def _typed_blocks(self, text: str, config_file: Path):
+        """(line, item) for each runnable block typed into the page (its `--8<--` includes expanded)."""
+        for block in extract_from_buffer(io.StringIO(expand(text, config_file=config_file) + "\n")):
+            if block.syntax in RUNNABLE:
+                yield block.lineno, InlineBlock.from_parent(self, name=f"line {block.lineno}", obj=block)
+
+    def _example(self, snippets_dir: Path, rel: str, lineno: int) -> ExampleBlock:
+        snippet = load(snippets_dir / rel, snippets_dir)
+        shown = snippet.path.read_text(encoding="utf-8").split("\n", snippet.header_lines)[-1]
+        item = ExampleBlock.from_parent(self, name=rel, obj=CodeBlock(shown, lineno, "python"))
+        item.snippet = snippet
+        for mark in snippet.marks:
+            item.add_marker(getattr(pytest.mark, mark))
+        return item
 
 
 _SEEN = pytest.StashKey[set]()

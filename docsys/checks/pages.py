@@ -1,8 +1,7 @@
-"""Pages as the tests read them: expanded by the site's own Markdown extension, configured from mkdocs.yml.
-
-`expand(text, mode="test")` turns each `::: example` into the code a reader sees (included by
-pymdownx.snippets) marked for the collector, followed by its recorded output under
-pytest-codeblocks' expected-output comment; `mode="site"` gives what the build renders.
+"""Pages as the tests read them: their `::: example` directives (docsys.core.text.example_directives)
+and, for the blocks typed into a page, the page with its `--8<--` includes expanded by
+pymdownx.snippets, configured as the site's examples extension is in mkdocs.yml. The tests never
+render a page with the build's extension: an example's test is its snippet (docsys.checks.collect).
 """
 
 from __future__ import annotations
@@ -15,10 +14,10 @@ import markdown
 from mkdocs.utils import yaml_load
 
 from docsys.core.paths import DOCS_DIR, MKDOCS_YML
-from docsys.core.text import inside_fences
+from docsys.core.text import example_directives
 
-EXTENSION = "docsys.build.examples"
-DIRECTIVE_RE = re.compile(r'^[ \t]*:::[ \t]+example[ \t]+(?P<target>[^\s"]+)')
+EXTENSION = "docsys.build.examples"  # a subclass of pymdownx.snippets, configured with its options
+SNIPPETS_OPTIONS = ("base_path", "check_paths", "restrict_base_path", "encoding", "url_download")
 
 
 @functools.cache
@@ -34,21 +33,17 @@ def extension_config(config_file: Path = MKDOCS_YML) -> dict:
     raise RuntimeError(f"{config_file.name} does not configure {EXTENSION}")
 
 
-def expand(text: str, mode: str = "test", lang: str = "en", config_file: Path = MKDOCS_YML) -> str:
-    """The page's Markdown with every example (and `--8<--` include) expanded, as `mode` renders it."""
-    options = {**extension_config(config_file), "mode": mode, "lang": lang}
-    md = markdown.Markdown(extensions=[EXTENSION], extension_configs={EXTENSION: options})
-    lines = text.split("\n")
-    for name in ("example", "snippet"):
-        lines = md.preprocessors[name].run(lines)
-    return "\n".join(lines)
+def expand(text: str, config_file: Path = MKDOCS_YML) -> str:
+    """The page's Markdown with its `--8<--` includes expanded (a block's expected output may be one);
+    `::: example` lines are left as they are."""
+    options = {k: v for k, v in extension_config(config_file).items() if k in SNIPPETS_OPTIONS}
+    md = markdown.Markdown(extensions=["pymdownx.snippets"], extension_configs={"pymdownx.snippets": options})
+    return "\n".join(md.preprocessors["snippet"].run(text.split("\n")))
 
 
 def examples(text: str) -> list[str]:
     """The example targets a page names, in order (`autograd/backward.py`, `ddp/train.py:setup`)."""
-    lines = text.split("\n")
-    fenced = inside_fences(lines)
-    return [m["target"] for i, line in enumerate(lines) if i not in fenced and (m := DIRECTIVE_RE.match(line))]
+    return [d.target for d in example_directives(text.split("\n"))]
 
 
 def rel_page(path: Path, docs_dir: Path = DOCS_DIR) -> str:
@@ -74,7 +69,7 @@ def unrun_python_fences(text: str, label: str, config_file: Path = MKDOCS_YML) -
     """
     from docsys.core.text import PYTHON_LANGS, fences
 
-    lines = expand(text, mode="test", config_file=config_file).split("\n")
+    lines = expand(text, config_file=config_file).split("\n")
     problems = []
     for fence in fences(lines):
         if fence.lang not in PYTHON_LANGS:

@@ -13,6 +13,10 @@ HEADING_RE = re.compile(r"^(?P<level>#{1,6})[ \t]+(?P<text>.*?)[ \t]*$")
 ANCHOR_RE = re.compile(r"\{[ \t]*#(?P<id>[A-Za-z0-9_-]+)[^}]*\}$")
 PYTHON_LANGS = {"python", "py", "python3", "py3", "pycon", "ipython", "ipython3"}
 TOKEN_RE = re.compile(r"\{\{\s*(?P<fn>ratio|value):\s*(?P<args>[^}]*?)\s*\}\}")  # docsys.build.claims
+EXAMPLE_RE = re.compile(
+    r'^(?P<indent>[ \t]*):::[ \t]+example[ \t]+(?P<target>[^\s"]+)(?P<options>(?:[ \t]+\w+="[^"]*")*)[ \t]*$'
+)
+_OPTION_RE = re.compile(r'(\w+)="([^"]*)"')
 
 
 @dataclass(frozen=True)
@@ -59,6 +63,31 @@ def outside_fences(lines: list[str]) -> list[tuple[int, str]]:
     """(index, line) pairs of lines that are not inside a fenced block."""
     inside = inside_fences(lines)
     return [(i, line) for i, line in enumerate(lines) if i not in inside]
+
+
+@dataclass(frozen=True)
+class ExampleDirective:
+    """A page's `::: example <snippet>[:<section>] [name="value" ...]` line (docsys.build.examples)."""
+
+    line: int  # 0-based index in the page's lines
+    indent: str
+    target: str  # `ddp/train.py`, or `ddp/train.py:setup` for a named section
+    options: dict[str, str]
+
+    @property
+    def snippet(self) -> str:
+        return self.target.split(":", 1)[0]
+
+    @property
+    def section(self) -> str | None:
+        return self.target.split(":", 1)[1] if ":" in self.target else None
+
+
+def example_directives(lines: list[str]) -> list[ExampleDirective]:
+    """The page's examples in order, not counting lines inside fenced blocks: the one parser of
+    `::: example`, used by the build, the figures hook and the test collector."""
+    return [ExampleDirective(i, m["indent"], m["target"], dict(_OPTION_RE.findall(m["options"])))
+            for i, line in outside_fences(lines) if (m := EXAMPLE_RE.match(line))]
 
 
 @dataclass(frozen=True)

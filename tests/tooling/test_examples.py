@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from docsys.checks.pages import expand
 from docsys.checks.site import warnings_of
+from docsys.core.text import example_directives
 from tests.tooling.site_fixture import FIXTURE, build_copy, text_of
 
 
@@ -37,11 +37,13 @@ def test_a_benchmark_shows_its_table_and_where_it_was_measured(fixture_site):
     assert "The fast variant took 0.50× the time of the slow one,\nand kept 1.00 MiB." in page
 
 
-def test_test_mode_marks_each_example_and_its_recorded_output():
-    text = expand((FIXTURE / "docs" / "en" / "demo.md").read_text(), config_file=FIXTURE / "mkdocs.yml")
-    assert '<!--pytest.mark.example("demo/hello.py")-->\n```python\nimport sys' in text
-    assert "<!--pytest-codeblocks:expected-output-->\n```text\nhello\nfrom the middle\nto stderr\n```" in text
-    assert '<!--pytest.mark.example("demo/hello.py", section=\'middle\')-->' in text
+def test_the_directive_has_one_parser_that_skips_fences_and_reads_options():
+    lines = ['::: example demo/hello.py', '```markdown', '::: example demo/hidden.py', '```',
+             '    ::: example demo/bench_demo.py plot="median (ms)" title="A title"', '::: example demo/hello.py:middle']
+    found = example_directives(lines)
+    assert [(d.line, d.snippet, d.section) for d in found] == [
+        (0, "demo/hello.py", None), (4, "demo/bench_demo.py", None), (5, "demo/hello.py", "middle")]
+    assert found[1].indent == "    " and found[1].options == {"plot": "median (ms)", "title": "A title"}
 
 
 def test_an_unknown_snippet_or_option_is_a_warning(fixture_copy):

@@ -52,6 +52,7 @@ def test_examples_are_listed_in_order_and_not_inside_fences():
     assert examples(text) == ["a/one.py", "a/two.py:part"]
 
 
-def test_site_mode_renders_what_the_reader_sees():
-    site = expand("::: example demo/hello.py", mode="site", config_file=CONFIG)
-    assert '```python title="demo/hello.py"' in site and '```text title="Output"' in site and "timeout" not in site
+def test_expand_includes_what_a_typed_block_includes_and_leaves_examples_alone():
+    """The tests never render a page: an example's test is its snippet (docsys.checks.collect)."""
+    expanded = expand('::: example demo/hello.py\n\n```text\n--8<-- "demo/hello.out"\n```\n', config_file=CONFIG)
+    assert expanded.startswith("::: example demo/hello.py\n") and "```text\nhello\nfrom the middle" in expanded
