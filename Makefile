@@ -79,8 +79,8 @@ lint: $(PYTHON_STAMP) ## Lint all Python with ruff
 # now; each changed en section needs a zh edit or a reason (asked, or ARGS='--unchanged ANCHOR="reason"').
 # CONTRIBUTING.md, "Add a translation".
 translation: $(PYTHON_STAMP) ## Record which en version each zh page translates (PAGE=<slug> after updating one)
-	$(if $(PAGE),$(PY) -m docsys.checks.translations update $(PAGE) $(ARGS),$(PY) -m docsys.checks.translations merged; \
-		status=$$?; $(PY) -m docsys.checks.translations status; exit $$status)
+	$(if $(PAGE),$(PY) -m docsys.translations update $(PAGE) $(ARGS),$(PY) -m docsys.translations merged; \
+		status=$$?; $(PY) -m docsys.translations status; exit $$status)
 
 clean: ## Remove build output and caches (keeps .venv)
 	rm -rf site .cache .pytest_cache .ruff_cache

@@ -1,8 +1,12 @@
-"""`python -m docsys record ...`: see docsys.record.cli."""
+"""`python -m docsys record ...` (docsys.record.cli) and `python -m docsys next ...` (docsys.checks.next)."""
 
 import sys
 
-from docsys.record.cli import main
-
 if __name__ == "__main__":
+    if sys.argv[1:2] == ["next"]:
+        from docsys.checks.next import main
+
+        sys.exit(main(sys.argv[2:]))
+    from docsys.record.cli import main
+
     sys.exit(main())

@@ -2,7 +2,7 @@
 
     .venv/bin/python scripts/stress_distributed.py --runs 3 [PATTERN ...]
 
-Each launch goes through docsys.core.check, as the tests do: torchrun with 2 processes, per-rank
+Each launch goes through docsys.core.verdict, as the tests do: torchrun with 2 processes, per-rank
 output compared with the recording, every process of the run killed when it ends. Prints one line
 per failure, then the totals and any process this script started that is still alive.
 """
@@ -18,10 +18,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from docsys.core.check import check
 from docsys.core.markers import skip_reason
 from docsys.core.processes import with_env
 from docsys.core.snippet import discover, select
+from docsys.core.verdict import check
 
 STRESS_ID_VAR = "DOCSYS_STRESS_ID"
 

@@ -23,7 +23,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from docsys.core import record
+from docsys.core import recording
 from docsys.core.markers import skip_reason
 from docsys.core.paths import NOTEBOOKS_DIR, ROOT, SNIPPETS_DIR
 from docsys.core.runner import run
@@ -41,7 +41,7 @@ def examples() -> list:
 
 
 def _seconds(snippet) -> float:
-    found = record.read(snippet)
+    found = recording.read(snippet)
     return float(found.data.get("seconds", 0.0)) if found else 0.0
 
 

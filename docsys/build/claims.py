@@ -23,11 +23,11 @@ from pathlib import Path
 from markdown import Markdown
 from markdown.preprocessors import Preprocessor
 
-from docsys.build import tables
+from docsys.build.config import page_of
 from docsys.build.strings import strings
-from docsys.core import bench, record
+from docsys.core import bench, recording
 from docsys.core.paths import page_lang
-from docsys.core.snippet import Snippet, SnippetHeaderError, discover, load
+from docsys.core.snippet import Snippet, SnippetHeaderError, load
 from docsys.core.text import TOKEN_RE, inside_fences
 
 log = logging.getLogger("mkdocs.extensions.claims")
@@ -40,16 +40,6 @@ _OPERATORS = {">": "greater than", "<": "smaller than", "~": "no different from"
 
 class ClaimError(ValueError):
     """A token the recordings cannot support (one line)."""
-
-
-def page_of(md: Markdown) -> str:
-    """The page being converted, as MkDocs names it (its relative-path treeprocessor knows)."""
-    try:  # a Python-Markdown Registry has no .get()
-        processor = md.treeprocessors["relpath"]
-    except KeyError:
-        return "a page"
-    file = getattr(processor, "file", None)
-    return getattr(file, "src_uri", "a page")
 
 
 def _benchmark(root: Path, key: str) -> Snippet:
@@ -65,12 +55,12 @@ def _benchmark(root: Path, key: str) -> Snippet:
 
 def _table(snippet: Snippet) -> bench.Table | None:
     """The recorded table; None for a GPU benchmark no GPU has measured yet."""
-    state = record.state(snippet)
-    if state == record.MISSING and snippet.platform == "cuda":
+    state = recording.state(snippet)
+    if state == recording.MISSING and snippet.platform == "cuda":
         return None
-    if state != record.CURRENT:
+    if state != recording.CURRENT:
         raise ClaimError(f"{snippet.key}: recording is {state}; run `make record SNIPPETS={snippet.rel}`")
-    rec = record.read(snippet)
+    rec = recording.read(snippet)
     assert rec is not None
     return bench.parse_table(rec.printed)
 
@@ -123,24 +113,3 @@ class ClaimPreprocessor(Preprocessor):
         self.lang = self.configured_lang or page_lang(page_of(self.md))
         fenced = inside_fences(lines)
         return [line if i in fenced else TOKEN_RE.sub(self._render, line) for i, line in enumerate(lines)]
-
-
-def all_benchmarks(root: Path, lang: str) -> str:
-    """`::: benchmarks`: every recorded benchmark, one section per machine, then the GPU ones
-    no GPU has measured yet."""
-    s, parts = strings(lang), []
-    benchmarks = [b for b in discover(root) if b.is_benchmark]
-    recorded = [(record.read(b), b) for b in benchmarks if record.state(b) == record.CURRENT]
-    for machine in sorted({rec.machine for rec, _ in recorded}, key=lambda m: (not m.startswith("cuda"), m)):
-        parts.append(f"### `{machine}` {{ #{machine} }}")
-        for _rec, snippet in (item for item in recorded if item[0].machine == machine):
-            parts.append(f"#### {snippet.key} {{ #{machine}-{snippet.key.replace('/', '-')} }}")
-            slug = snippet.key.split("/", 1)[0]
-            parts.append(s["discussed_on"].format(page=f"[{slug}]({slug}.md)"))
-            parts.append(tables.render(snippet, lang))
-    if not parts:
-        parts.append(s["no_results"])
-    missing = [b.key for b in benchmarks if b.platform == "cuda" and record.state(b) != record.CURRENT]
-    if missing:
-        parts.append(f'!!! warning "{s["unmeasured"]}"\n\n' + "\n".join(f"    - `{k}`" for k in missing) + "\n")
-    return "\n\n".join(parts)

@@ -1,9 +1,10 @@
-"""What the hooks read from the MkDocs config they are given: folders and the language being built."""
+"""What the hooks and extensions read from MkDocs: folders, the language being built, the page being converted."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from markdown import Markdown
 from mkdocs.config.defaults import MkDocsConfig
 
 EXTENSION = "docsys.build.examples"
@@ -25,3 +26,13 @@ def language(config: MkDocsConfig) -> str:
     """The language this build renders (mkdocs-static-i18n builds one language at a time)."""
     i18n = config.plugins.get("i18n")
     return getattr(i18n, "current_language", None) or config.theme.get("language") or "en"
+
+
+def page_of(md: Markdown) -> str:
+    """The page being converted, as MkDocs names it (its relative-path treeprocessor knows)."""
+    try:  # a Python-Markdown Registry has no .get()
+        processor = md.treeprocessors["relpath"]
+    except KeyError:
+        return "a page"
+    file = getattr(processor, "file", None)
+    return getattr(file, "src_uri", "a page")

@@ -7,7 +7,7 @@ In mkdocs.yml it replaces `pymdownx.snippets` and takes the same options (it is 
     ::: example mixed-precision/bench_autocast_cpu.py plot="forward (ms)" title="..."
 
 becomes the snippet's code (included by pymdownx.snippets, its machinery header left out) and,
-for a whole file, what its recording holds (docsys.core.record): the output; for a launched
+for a whole file, what its recording holds (docsys.core.recording): the output; for a launched
 script the command that launches it; for a GPU snippet where it was recorded, or "not yet
 recorded on a GPU"; for a benchmark the measured table, a chart and where it was measured
 (docsys.build.tables). `::: benchmarks` renders every benchmark recording, grouped by machine.
@@ -31,9 +31,10 @@ from markdown.preprocessors import Preprocessor
 from pymdownx.snippets import SnippetExtension, SnippetPreprocessor
 
 from docsys.build import claims, tables
+from docsys.build.config import page_of
 from docsys.build.stamp import recordings, stamp
 from docsys.build.strings import strings
-from docsys.core import bench, record
+from docsys.core import bench, recording
 from docsys.core.paths import page_lang
 from docsys.core.snippet import HEADER_RE, Snippet, SnippetHeaderError, load
 from docsys.core.text import ExampleDirective, example_directives, inside_fences
@@ -69,7 +70,7 @@ def _admonition(indent: str, kind: str, title: str, body: str = "") -> list[str]
 
 def language(md: Markdown, configured: str) -> str:
     """The configured language, else the language folder of the page being converted."""
-    return configured or page_lang(claims.page_of(md))
+    return configured or page_lang(page_of(md))
 
 
 class ExamplePreprocessor(Preprocessor):
@@ -87,7 +88,7 @@ class ExamplePreprocessor(Preprocessor):
                 out += self.example(directive, line)
                 shown += [s] if (s := self._snippet(directive.target)) else []
             elif i not in fenced and (bench_all := BENCHMARKS_RE.match(line)):
-                out += [bench_all["indent"] + row for row in claims.all_benchmarks(self.root, self.lang).split("\n")]
+                out += [bench_all["indent"] + row for row in tables.all_benchmarks(self.root, self.lang).split("\n")]
             else:
                 out.append(line)
                 if (include := OUT_INCLUDE_RE.match(line)) and (s := self._snippet(include["target"] + ".py")):
@@ -98,7 +99,7 @@ class ExamplePreprocessor(Preprocessor):
         """The page with its "verified with" stamp under the title (docsys.build.stamp)."""
         html, problems = stamp(*recordings(shown), self.lang)
         for problem in problems:
-            log.warning(f"{claims.page_of(self.md)}: {problem}")
+            log.warning(f"{page_of(self.md)}: {problem}")
         fenced = inside_fences(lines)
         title = next((i for i, line in enumerate(lines) if i not in fenced and line.startswith("# ")), None)
         if html is None or title is None:
@@ -118,7 +119,7 @@ class ExamplePreprocessor(Preprocessor):
         snippet = self._snippet(target)
         if snippet is None or set(options) - OPTIONS:
             problem = "no such snippet" if snippet is None else f"unknown option(s) {sorted(set(options) - OPTIONS)}"
-            log.warning(f"{claims.page_of(self.md)}: '::: example {target}': {problem} (options: {sorted(OPTIONS)})")
+            log.warning(f"{page_of(self.md)}: '::: example {target}': {problem} (options: {sorted(OPTIONS)})")
             return [line]
         code = _fence(indent, f'python title="{self._title(snippet, section, options)}"', [f'--8<-- "{target}"'])
         return code + ([] if section else self._attachments(indent, snippet, options.get("plot")))
@@ -132,20 +133,20 @@ class ExamplePreprocessor(Preprocessor):
         return " · ".join([title, *notes])
 
     def _attachments(self, indent: str, snippet: Snippet, plot: str | None) -> list[str]:
-        s, state = strings(self.lang), record.state(snippet)
-        if state != record.CURRENT:
+        s, state = strings(self.lang), recording.state(snippet)
+        if state != recording.CURRENT:
             if snippet.platform == "cuda":
-                if state == record.STALE:
+                if state == recording.STALE:
                     log.warning(f"{snippet.rel}: changed since its GPU recording; re-record it on a GPU "
                                 f"(`python -m docsys record --gpu {snippet.rel}`) or run `make record "
                                 f"SNIPPETS={snippet.rel}` here to mark it not yet recorded")
                 kind, title, body = ("warning", s["not_measured"], s["not_measured_body"]) if snippet.is_benchmark \
                     else ("warning", s["not_recorded"], s["not_recorded_body"])
                 return _admonition(indent, kind, title, body)
-            log.warning(f"{claims.page_of(self.md)}: {snippet.rel}: recording is {state}; "
+            log.warning(f"{page_of(self.md)}: {snippet.rel}: recording is {state}; "
                         f"run `make record SNIPPETS={snippet.rel}`")
             return []
-        rec = record.read(snippet)
+        rec = recording.read(snippet)
         assert rec is not None
         output = rec.printed
         parts: list[str] = []
@@ -153,7 +154,7 @@ class ExamplePreprocessor(Preprocessor):
             try:
                 rendered = tables.render(snippet, self.lang, plot)
             except (KeyError, bench.TableError) as error:
-                log.warning(f"{claims.page_of(self.md)}: '::: example {snippet.rel}': {error.args[0]}")
+                log.warning(f"{page_of(self.md)}: '::: example {snippet.rel}': {error.args[0]}")
                 rendered = ""
             parts += [indent + row if row else "" for row in rendered.split("\n")] + [""]
             output = tables.other_lines(output)
@@ -170,7 +171,7 @@ class ExamplePreprocessor(Preprocessor):
         return parts
 
 
-    def _recorded_where(self, snippet: Snippet, rec: record.Record) -> str:
+    def _recorded_where(self, snippet: Snippet, rec: recording.Record) -> str:
         """Where a machine-dependent output (`# depends:`) was recorded, under it."""
         s, host, run = strings(self.lang), rec.host, rec.data.get("run") or {}
         facts = s["list_separator"].join(d.fact for d in snippet.depends)

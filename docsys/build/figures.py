@@ -9,7 +9,7 @@ what to notice:
     ![Alt text](figure:profiling/schedule.py#trace "What to notice")      (docs/<lang>/profiling.md)
 
 The run that records the snippet writes the data beside it (`schedule.trace.figure.json`, with
-its hash in `schedule.record.json`: docsys.core.record), so the build never runs a snippet: it
+its hash in `schedule.record.json`: docsys.core.recording), so the build never runs a snippet: it
 draws each figure once per language with matplotlib (labels from drawings/labels.yml), caches
 the SVG under `.cache/figures/` (next to mkdocs.yml) by a hash of the data, the kind, the
 language and the drawing code, and adds it to the built site under `assets/figures/` (never to
@@ -46,7 +46,7 @@ from docsys.build import drawings
 from docsys.build.config import language, project_dir, snippets_dir
 from docsys.build.files import write_atomically
 from docsys.build.strings import strings
-from docsys.core import record
+from docsys.core import recording
 from docsys.core.snippet import Snippet, SnippetHeaderError, discover
 from docsys.core.text import example_directives
 
@@ -95,7 +95,7 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
     cache_root = project_dir(config) / CACHE_DIR
     start, drawn = time.perf_counter(), 0
     for ref, (snippet, var, kind) in declared(_state.root).items():
-        if snippet.platform == "cuda" and record.state(snippet) != record.CURRENT:
+        if snippet.platform == "cuda" and recording.state(snippet) != recording.CURRENT:
             _state.figures[ref] = None
             continue
         svg, new = _draw(ref, snippet, var, kind, cache_root)
@@ -168,9 +168,9 @@ def recorded_data(snippet: Snippet, var: str, ref: str) -> object | None:
         log.warning(f"figure {ref}: no recorded data {shown(path)}; run {fix}")
         return None
     text = path.read_text(encoding="utf-8")
-    rec = record.read(snippet)
+    rec = recording.read(snippet)
     written = ((rec.data.get("figures") or {}).get(var) or {}).get("sha256") if rec else None
-    if written != record.text_sha256(text):
+    if written != recording.text_sha256(text):
         log.warning(f"figure {ref}: {shown(path)} is not the data its recording wrote (hash differs from "
                     f"{snippet.record_path.name}); figures are drawn only from recorded runs: run {fix}")
         return None

@@ -18,7 +18,7 @@ from markdown import Markdown
 from markdown.extensions import Extension
 from markdown.preprocessors import Preprocessor
 
-from docsys.build.claims import page_of
+from docsys.build.config import page_of
 from docsys.build.strings import strings
 from docsys.core import glossary
 from docsys.core.paths import page_lang

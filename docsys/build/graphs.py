@@ -8,7 +8,7 @@ A snippet declares which of its module-level variables are graphs (made with
     ![Alt text](graph:autograd/model_graph.py#dot)  (docs/<lang>/autograd.md)
 
 The run that records the snippet also records each graph's DOT source beside it
-(`model_graph.dot.dot`, docsys.core.record), so the build never runs a snippet: it draws each
+(`model_graph.dot.dot`, docsys.core.recording), so the build never runs a snippet: it draws each
 DOT file with Graphviz `dot -Tsvg`, caches the SVG under `.cache/graphs/` (next to mkdocs.yml)
 by a hash of the DOT source, the Graphviz version and this module, and adds it to the built
 site under `assets/graphs/` (never to docs/); the image becomes a link that opens the graph at

@@ -1,7 +1,8 @@
 """Lighter notebook pages: of the stylesheet mkdocs-jupyter puts into each notebook page, keep the
-rules that can match something on the page. An MkDocs hook (mkdocs.yml `hooks:`).
+rules that can match something on the page. Called by the notebook hook (docsys/build/notebook.py,
+on_post_page) before it moves what is left into a file: one place orders the two.
 
-mkdocs-jupyter inlines JupyterLab's whole stylesheet (~575 KB, 86 KB gzipped); docsys/build/notebooks.py
+mkdocs-jupyter inlines JupyterLab's whole stylesheet (~575 KB, 86 KB gzipped); docsys/build/notebook.py
 moves it into a file, which every notebook page still loads before it can render. Most of it
 styles JupyterLab's own interface, and 80 KB are custom properties under `.jupyter-wrapper :root`,
 a selector that matches nothing (:root is never inside another element). A rule is kept when
@@ -26,7 +27,6 @@ from functools import cache
 from pathlib import Path
 
 from mkdocs.config.defaults import MkDocsConfig
-from mkdocs.plugins import event_priority
 from mkdocs.structure.pages import Page
 
 from docsys.build.config import project_dir
@@ -45,8 +45,8 @@ _SCRIPT_WORD_RE = re.compile(r"[A-Za-z_][\w-]*")
 SCRIPTS = "assets/javascripts/*.js"  # under each theme folder and docs/: the scripts every page loads
 
 
-@event_priority(50)  # before docsys/build/notebooks.py moves the stylesheet into a file (priority 0)
-def on_post_page(output: str, page: Page, config: MkDocsConfig) -> str:
+def prune_styles(output: str, page: Page, config: MkDocsConfig) -> str:
+    """A notebook page with each inline stylesheet pruned to the rules that can match it."""
     if not page.file.src_uri.endswith(".ipynb") or os.environ.get(KEEP_ENV):
         return output
     names = page_names(output) | script_names(_script_files(config))

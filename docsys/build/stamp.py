@@ -14,7 +14,7 @@ import html
 from dataclasses import dataclass
 
 from docsys.build.strings import strings
-from docsys.core import record
+from docsys.core import recording
 from docsys.core.snippet import Snippet
 
 
@@ -25,11 +25,11 @@ class Platform:
     oldest: str  # date of its oldest recording
 
 
-def recordings(snippets: list[Snippet]) -> tuple[list[record.Record], bool]:
+def recordings(snippets: list[Snippet]) -> tuple[list[recording.Record], bool]:
     """The recordings of these snippets, and whether a GPU snippet among them is not yet recorded."""
     found, gpu_missing = [], False
     for snippet in dict.fromkeys(snippets):
-        rec = record.read(snippet) if record.state(snippet) != record.MISSING else None
+        rec = recording.read(snippet) if recording.state(snippet) != recording.MISSING else None
         if rec is None:
             gpu_missing |= snippet.platform == "cuda"
         else:
@@ -37,9 +37,9 @@ def recordings(snippets: list[Snippet]) -> tuple[list[record.Record], bool]:
     return found, gpu_missing
 
 
-def platforms(records: list[record.Record]) -> dict[str, Platform]:
+def platforms(records: list[recording.Record]) -> dict[str, Platform]:
     """Per platform (`cpu`, `cuda`): its name, torch versions and oldest recording."""
-    found: dict[str, list[record.Record]] = {}
+    found: dict[str, list[recording.Record]] = {}
     for rec in records:
         found.setdefault(rec.platform, []).append(rec)
     result = {}
@@ -49,7 +49,7 @@ def platforms(records: list[record.Record]) -> dict[str, Platform]:
     return result
 
 
-def stamp(records: list[record.Record], gpu_missing: bool, lang: str) -> tuple[str | None, list[str]]:
+def stamp(records: list[recording.Record], gpu_missing: bool, lang: str) -> tuple[str | None, list[str]]:
     """The stamp's HTML (None for a page without recorded examples), and the disagreements found."""
     s = strings(lang)
     recorded = platforms(records)

@@ -1,19 +1,21 @@
 """A benchmark's recorded table as a reader sees it: the table, a bar chart, and where it was measured.
 
-Drawn from the recording (docsys.core.record: what `name.record.json` says was printed) while the page
-is built; the chart is inline SVG, so nothing is written to disk or committed.
+Drawn from the recording (docsys.core.recording: what `name.record.json` says was printed) while the page
+is built; the chart is inline SVG, so nothing is written to disk or committed. `::: benchmarks`
+(docsys.build.examples) renders every benchmark's this way, grouped by machine (all_benchmarks).
 """
 
 from __future__ import annotations
 
 import html
+from pathlib import Path
 
 from docsys.build.strings import strings
-from docsys.core import bench, record
-from docsys.core.snippet import Snippet
+from docsys.core import bench, recording
+from docsys.core.snippet import Snippet, discover
 
 
-def caption(rec: record.Record, lang: str) -> str:
+def caption(rec: recording.Record, lang: str) -> str:
     s, host, sw = strings(lang), rec.host, rec.data["software"]
     if rec.platform == "cuda":
         where = s["measured_gpu"].format(gpu=host["gpu"], driver=host.get("driver") or "?", cuda=sw["cuda"],
@@ -69,7 +71,7 @@ def bar_chart(table: bench.Table, column: str, label: str) -> str:
 
 def render(snippet: Snippet, lang: str, plot: str | None = None) -> str:
     """The recorded table of a benchmark, its chart and its caption (Markdown with inline HTML)."""
-    rec = record.read(snippet)
+    rec = recording.read(snippet)
     assert rec is not None
     table = bench.parse_table(rec.printed)
     column = plot or default_plot(table)
@@ -93,3 +95,24 @@ def other_lines(output: str) -> str:
     end = header + 2 + len(table.rows)
     kept = [line for line in lines[:header] + lines[end:] if bench.threads(line) is None]
     return "\n".join(kept).strip("\n")
+
+
+def all_benchmarks(root: Path, lang: str) -> str:
+    """`::: benchmarks`: every recorded benchmark, one section per machine, then the GPU ones
+    no GPU has measured yet."""
+    s, parts = strings(lang), []
+    benchmarks = [b for b in discover(root) if b.is_benchmark]
+    recorded = [(recording.read(b), b) for b in benchmarks if recording.state(b) == recording.CURRENT]
+    for machine in sorted({rec.machine for rec, _ in recorded}, key=lambda m: (not m.startswith("cuda"), m)):
+        parts.append(f"### `{machine}` {{ #{machine} }}")
+        for _rec, snippet in (item for item in recorded if item[0].machine == machine):
+            parts.append(f"#### {snippet.key} {{ #{machine}-{snippet.key.replace('/', '-')} }}")
+            slug = snippet.key.split("/", 1)[0]
+            parts.append(s["discussed_on"].format(page=f"[{slug}]({slug}.md)"))
+            parts.append(render(snippet, lang))
+    if not parts:
+        parts.append(s["no_results"])
+    missing = [b.key for b in benchmarks if b.platform == "cuda" and recording.state(b) != recording.CURRENT]
+    if missing:
+        parts.append(f'!!! warning "{s["unmeasured"]}"\n\n' + "\n".join(f"    - `{k}`" for k in missing) + "\n")
+    return "\n\n".join(parts)

@@ -1,10 +1,10 @@
 """MkDocs hook: a translation marked pending says so at its top, and the build lists such pages.
 
 A zh page whose front matter says `translation: {pending: true}` follows an older version of its
-en page (docsys.core.translation). Under its title the reader gets a notice in the page's language
+en page (docsys.translations.records). Under its title the reader gets a notice in the page's language
 (strings.yml: translation_pending*), naming the sections whose English text changed and linking
 each to the English page. The build's log lists every pending page (INFO: a pending page is a
-deliberate state, not a failure; docsys.checks.translations fails the suite for a page that is
+deliberate state, not a failure; docsys.translations fails the suite for a page that is
 behind without saying so).
 """
 
@@ -22,7 +22,7 @@ from mkdocs.utils import get_relative_url
 from docsys.build.strings import strings
 from docsys.core.paths import DEFAULT_LANG, page_lang
 from docsys.core.text import inside_fences, sections
-from docsys.core.translation import changed_sections, record_of, section_hashes
+from docsys.translations.records import changed_sections, record_of, section_hashes
 
 log = logging.getLogger("mkdocs.hooks.translations")
 _pending: list[str] = []

@@ -3,7 +3,7 @@
 Each page under docs/en/ gives two kinds of items, in page order:
 
 - a `::: example` directive (docsys.core.text.example_directives) runs its snippet once per test
-  session, at the first directive that shows it whole: docsys.core.check compares it with its recording
+  session, at the first directive that shows it whole: docsys.core.verdict compares it with its recording
   (recording is `python -m docsys record`, the one recording command). zh pages include the
   same examples in the same order (the parity check), so running them again per language would
   prove nothing new;
@@ -31,12 +31,12 @@ from pytest_codeblocks.main import CodeBlock, extract_from_buffer
 from pytest_codeblocks.plugin import TestBlock
 
 from docsys.checks.pages import expand, extension_config
-from docsys.core.check import check
 from docsys.core.markers import MARKERS
 from docsys.core.normalize import diff, normalize
 from docsys.core.runner import TEST_ENV, Zygote, run
 from docsys.core.snippet import Snippet, load
 from docsys.core.text import example_directives
+from docsys.core.verdict import check
 
 RUNNABLE = {"python", "bash", "sh"}
 _zygote: Zygote | None = None
@@ -114,7 +114,7 @@ _SEEN = pytest.StashKey[set]()
 
 
 class ExampleBlock(TestBlock):
-    """A snippet shown on a page: run once, as the reader runs it (docsys.core.check)."""
+    """A snippet shown on a page: run once, as the reader runs it (docsys.core.verdict)."""
 
     snippet: Snippet
 

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from docsys.core import record
+from docsys.core import recording
 
 DURATIONS_FILE = Path(".cache") / "test-durations.json"
 UNKNOWN_SECONDS = 1.0
@@ -45,7 +45,7 @@ def last_durations(config: pytest.Config) -> dict[str, float]:
 
 def recorded_seconds(item: pytest.Item) -> float | None:
     snippet = getattr(item, "snippet", None)
-    found = record.read(snippet) if snippet is not None else None
+    found = recording.read(snippet) if snippet is not None else None
     return float(found.data.get("seconds", 0.0)) if found is not None else None
 
 

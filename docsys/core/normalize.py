@@ -27,7 +27,7 @@ Nothing else is touched: every other character of a recorded output must be repr
 `normalize` is idempotent, so `<name>.out` (already normalized) compares with a normalized run.
 What the run printed (step 1 only) is kept in `<name>.record.json` and shown on the page.
 
-A figure's data (`# figure:`, docsys.core.record) is compared by its shape: `figure_shape(data)`
+A figure's data (`# figure:`, docsys.core.recording) is compared by its shape: `figure_shape(data)`
 keeps every key, every string and boolean, the length and order of every list, and replaces each
 number by a placeholder. Numbers in figure data are measurements (timestamps, durations, bytes)
 or values the snippet also prints, where its output comparison checks them.

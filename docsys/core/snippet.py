@@ -16,9 +16,9 @@ the machinery needs to know; they are not shown to readers (docsys.build.example
     # depends: isa -- oneDNN's kernel is named after the instruction set it runs on
                                 the output depends on the machine (a fact of DEPENDENCES): the
                                 tests compare it only where the fact is what it was when recorded
-                                (docsys.core.check); the page says where it was recorded
+                                (docsys.core.verdict); the page says where it was recorded
 
-Beside it live what a recording writes (docsys.core.record): `name.out`, what it printed,
+Beside it live what a recording writes (docsys.core.recording): `name.out`, what it printed,
 `name.record.json`, where and from which source it was recorded, and a file per declared graph
 (`name.<var>.dot`) and figure (`name.<var>.figure.json`).
 """
@@ -42,7 +42,7 @@ _FIGURE_RE = re.compile(r"^(?P<var>[A-Za-z_]\w*)(?:=(?P<kind>[a-z][a-z0-9_]*))?$
 RESERVED_VARS = ("record",)  # `name.record.json` is the provenance
 _WARNS_RE = re.compile(r"^(?P<category>\w+):\s*(?P<text>.+?)\s+--\s+(?P<reason>.+)$")
 _REASONED_RE = re.compile(r"^(?P<value>\S+)\s+--\s+(?P<reason>.+)$")  # `<value> -- <why>`
-# Machine facts an output may depend on, each recorded with every run (docsys.core.record, `run`):
+# Machine facts an output may depend on, each recorded with every run (docsys.core.recording, `run`):
 DEPENDENCES = {
     "threads": "torch's intra-op thread count (torch.get_num_threads())",
     "isa": "the instruction sets torch's kernels may use (the CPU's features, torch's CPU capability, "

@@ -1,7 +1,7 @@
 """`python -m docsys record [--gpu] [--check] [--budget S] [PATTERN ...]`
 
 Runs the chosen snippets (all, or those whose path matches a glob or substring) with the reader's
-command, and writes each recording as soon as it has it (docsys.core.check). One entry point for
+command, and writes each recording as soon as it has it (docsys.core.verdict). One entry point for
 every kind: plain scripts, benchmarks (refused on a busy machine), launched (torchrun) scripts,
 and, with `--gpu`, the snippets marked cuda/multi_gpu on a CUDA machine.
 
@@ -24,15 +24,14 @@ import argparse
 import fnmatch
 import sys
 import time
-from pathlib import Path
 
-from docsys.core import record
-from docsys.core.check import check
+from docsys.core import recording
 from docsys.core.machine import facts
 from docsys.core.markers import skip_reason
 from docsys.core.normalize import normalize
 from docsys.core.paths import NOTEBOOKS_DIR, ROOT
 from docsys.core.snippet import Snippet, discover, select
+from docsys.core.verdict import check
 
 DEFAULT_ESTIMATE_S = 60.0
 
@@ -46,10 +45,6 @@ def _parser() -> argparse.ArgumentParser:
     rec.add_argument("--check", action="store_true", help="with --gpu: fail when a recorded output changed")
     rec.add_argument("--force", action="store_true", help="with --gpu: re-record current recordings too")
     rec.add_argument("--budget", type=float, default=None, help="with --gpu: seconds available for the whole run")
-    nxt = sub.add_parser("next", help="run every CPU snippet with another torch and report what changes")
-    nxt.add_argument("--python", required=True, help="the interpreter of an environment with the other torch")
-    nxt.add_argument("--report", type=Path, default=Path("test-artifacts/test-next.md"), help="where to write it")
-    nxt.add_argument("patterns", nargs="*", help="glob or substring of snippet paths (default: all)")
     return parser
 
 
@@ -60,8 +55,8 @@ def gpu_order(snippets: list[Snippet]) -> list[Snippet]:
 
 def _record_here(snippet: Snippet) -> str:
     if reason := skip_reason(snippet.marks):
-        if snippet.platform == "cuda" and record.state(snippet) == record.STALE:
-            record.forget(snippet)
+        if snippet.platform == "cuda" and recording.state(snippet) == recording.STALE:
+            recording.forget(snippet)
             return f"skip     {snippet.rel}: {reason}\n         stale GPU recording removed: pages say not yet recorded"
         return f"skip     {snippet.rel}: {reason}"
     return ""
@@ -83,8 +78,8 @@ def not_now(snippet: Snippet, force: bool, left: float | None) -> str | None:
     """Why a GPU run does not record this snippet now (None: record it)."""
     if reason := skip_reason(snippet.marks):
         return f"skip     {snippet.rel}: {reason}"
-    if not force and record.state(snippet) == record.CURRENT:
-        return f"current  {snippet.rel} (recorded {record.read(snippet).date}; --force re-records)"
+    if not force and recording.state(snippet) == recording.CURRENT:
+        return f"current  {snippet.rel} (recorded {recording.read(snippet).date}; --force re-records)"
     estimate = snippet.estimate or DEFAULT_ESTIMATE_S
     if left is not None and estimate > left:
         return f"later    {snippet.rel}: estimate {estimate:g} s > {left:.0f} s left"
@@ -135,11 +130,6 @@ def record_notebooks(sources: list[str]) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    if args.command == "next":
-        from docsys.record.next import next_command
-
-        chosen = [s for s in select(discover(), args.patterns) if s.platform == "cpu"]
-        return next_command(chosen, args.python, args.report)
     if not args.gpu and args.patterns and all(p.startswith("notebooks/") for p in args.patterns):
         return record_notebooks(notebook_sources(args.patterns)) if notebook_sources(args.patterns) else 2
     snippets = discover()

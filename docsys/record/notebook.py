@@ -2,7 +2,7 @@
 
 The notebook measures (its table compares training-loop stages), so it is held to the benchmarks'
 discipline: the load other processes put on the machine is sampled for a second before and after
-the run, and the recording is refused when either exceeds the limit (docsys.core.check.LOAD_LIMIT).
+the run, and the recording is refused when either exceeds the limit (docsys.core.verdict.LOAD_LIMIT).
 """
 
 from __future__ import annotations
@@ -12,10 +12,11 @@ import time
 
 import nbformat
 
-from docsys.core import check, notebook
+from docsys import notebook
+from docsys.core import verdict
 from docsys.core.paths import ROOT
 from docsys.core.processes import idle_load
-from docsys.core.record import provenance
+from docsys.core.recording import provenance
 from docsys.core.snippet import Snippet
 
 
@@ -23,7 +24,7 @@ def record(source_rel: str) -> tuple[bool, str]:
     """Execute `notebooks/<name>.py` and write its `.out.ipynb`, `.out` and `.record.json`; (ok, one line)."""
     source = ROOT / source_rel
     before = idle_load()
-    if before.others > check.LOAD_LIMIT:
+    if before.others > verdict.LOAD_LIMIT:
         return False, f"REFUSED  {source_rel}: other processes kept {before.others:.2f} cores busy before the run"
     start = time.monotonic()
     try:
@@ -32,11 +33,11 @@ def record(source_rel: str) -> tuple[bool, str]:
         return False, f"FAILED   {source_rel} (nothing recorded): {error}"
     seconds = time.monotonic() - start
     after = idle_load()
-    if after.others > check.LOAD_LIMIT:
+    if after.others > verdict.LOAD_LIMIT:
         return False, f"REFUSED  {source_rel}: other processes kept {after.others:.2f} cores busy after the run"
     notebook.output_path(source).write_text(nbformat.writes(run) + "\n", encoding="utf-8")
     notebook.compared_path(source).write_text(notebook.compared_text(notebook.text_outputs(run)), encoding="utf-8")
-    load = {"before": before.as_dict(), "after": after.as_dict(), "limit_cores": check.LOAD_LIMIT}
+    load = {"before": before.as_dict(), "after": after.as_dict(), "limit_cores": verdict.LOAD_LIMIT}
     prov = provenance(Snippet(path=source, root=ROOT), seconds, {"load": load})
     notebook.record_path(source).write_text(json.dumps(prov, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     return True, f"recorded {source_rel} ({seconds:.1f} s)"

@@ -10,7 +10,7 @@ import pytest
 
 from docsys.build import figures
 from docsys.checks.site import built_page
-from docsys.core import record
+from docsys.core import recording
 from docsys.core.paths import DOCS_DIR, ROOT, SNIPPETS_DIR
 
 # The pages where a figure teaches, and how many figures each shows.
@@ -58,7 +58,7 @@ def test_at_least_eight_figures_per_language_are_drawn_from_recorded_data(built_
 
 def test_every_drawn_figure_is_cached_so_a_second_build_draws_none(built_site):
     for ref, (snippet, var, kind) in figures.declared(SNIPPETS_DIR).items():
-        if snippet.platform == "cuda" and record.state(snippet) != record.CURRENT:
+        if snippet.platform == "cuda" and recording.state(snippet) != recording.CURRENT:
             continue
         data = json.loads(snippet.figure_path(var).read_text(encoding="utf-8"))
         for lang in ("en", "zh"):

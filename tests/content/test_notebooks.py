@@ -8,7 +8,7 @@ import re
 import nbformat
 import pytest
 
-from docsys.core import notebook
+from docsys import notebook
 from docsys.core.normalize import diff, normalize
 from docsys.core.paths import DEFAULT_LANG, LANGS, NOTEBOOKS_DIR
 from docsys.core.snippet import source_sha256

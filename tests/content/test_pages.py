@@ -9,7 +9,7 @@ import pytest
 
 from docsys.build.examples import OUT_INCLUDE_RE
 from docsys.checks.pages import rel_page, shown_snippets, unrun_python_fences
-from docsys.core import record
+from docsys.core import recording
 from docsys.core.normalize import normalize, portable
 from docsys.core.paths import LANGS, ROOT, SNIPPETS_DIR, page_paths
 from docsys.core.snippet import discover, load
@@ -30,15 +30,15 @@ def test_every_snippet_is_shown_on_a_page():
 
 
 def test_every_recording_has_its_snippet():
-    orphans = [p.relative_to(SNIPPETS_DIR).as_posix() for p in record.orphans(SNIPPETS_DIR, SNIPPETS)]
+    orphans = [p.relative_to(SNIPPETS_DIR).as_posix() for p in recording.orphans(SNIPPETS_DIR, SNIPPETS)]
     assert not orphans, f"recordings without a snippet or a graph declaration (delete them): {orphans}"
 
 
 def test_every_out_is_the_compared_form_of_what_its_recording_printed():
     """`.out` (compared by the tests, the same on every machine) and `.record.json`'s `printed` (shown on the
     page) come from one run: a hand edit of either, or a recording of the old format, is caught here."""
-    recorded = [s for s in SNIPPETS if record.state(s) != record.MISSING]
-    wrong = [s.rel for s in recorded if record.compared_text(record.read(s).printed)
+    recorded = [s for s in SNIPPETS if recording.state(s) != recording.MISSING]
+    wrong = [s.rel for s in recorded if recording.compared_text(recording.read(s).printed)
              != s.output_path.read_text(encoding="utf-8")]
     assert not wrong, f"`.out` is not the compared form of `printed` in `.record.json`: {wrong}; re-record them"
 
@@ -49,12 +49,12 @@ def test_an_output_included_on_its_own_shows_what_was_printed():
     masked = [f"{rel_page(page)}: {m['target']}.out" for page in PAGES
               for m in map(OUT_INCLUDE_RE.match, page.read_text(encoding="utf-8").splitlines()) if m
               and (SNIPPETS_DIR / f"{m['target']}.out").read_text(encoding="utf-8")
-              != record.read(load(SNIPPETS_DIR / f"{m['target']}.py")).printed]
+              != recording.read(load(SNIPPETS_DIR / f"{m['target']}.py")).printed]
     assert not masked, f"included outputs with masked parts (show them with `::: example`): {masked}"
 
 
 def test_gpu_recordings_are_current_or_absent():
-    stale = [s.rel for s in SNIPPETS if s.platform == "cuda" and record.state(s) == record.STALE]
+    stale = [s.rel for s in SNIPPETS if s.platform == "cuda" and recording.state(s) == recording.STALE]
     assert not stale, (f"GPU snippets changed since their GPU recording: {stale}; re-record them on a GPU "
                        "(`python -m docsys record --gpu ...`) or run `make record SNIPPETS=...` here to forget them")
 

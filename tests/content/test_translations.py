@@ -1,9 +1,9 @@
 """Every zh page records which version of its en page it translates, and is either in step with it or
-says it is not (pending, with a notice): docsys.checks.translations."""
+says it is not (pending, with a notice): docsys.translations."""
 
 from __future__ import annotations
 
-from docsys.checks.translations.check import check_tree
+from docsys.translations.check import check_tree
 
 
 def test_every_translation_follows_its_en_page_or_is_marked_pending():
@@ -13,7 +13,7 @@ def test_every_translation_follows_its_en_page_or_is_marked_pending():
 
 def test_every_pending_translation_shows_its_notice(built_site):
     from docsys.checks.site import built_page
-    from docsys.checks.translations.check import pairs, read_record
+    from docsys.translations.check import pairs, read_record
 
     missing = []
     for p in pairs():

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from docsys.checks.site import Build, build
-from docsys.core import check
+from docsys.core import verdict
 from tests.tooling import minisite, search_site
 from tests.tooling.site_fixture import FIXTURE, copy_fixture
 
@@ -30,7 +30,7 @@ def fixture_site(tmp_path_factory: pytest.TempPathFactory) -> Build:
 def quiet_enough(monkeypatch: pytest.MonkeyPatch) -> None:
     """Tools are tested on whatever machine runs the tests: a busy one must not refuse their benchmarks
     (tests of the refusal set the limit themselves)."""
-    monkeypatch.setattr(check, "LOAD_LIMIT", 1e9)
+    monkeypatch.setattr(verdict, "LOAD_LIMIT", 1e9)
 
 
 @pytest.fixture(scope="module")

@@ -7,10 +7,10 @@ from pathlib import Path
 
 from docsys.checks.parity import check_tree as parity_problems
 from docsys.checks.site import warnings_of
-from docsys.checks.translations.check import check_tree as translation_problems
-from docsys.checks.translations.update import record_after_merge
-from docsys.core.check import check
 from docsys.core.snippet import load
+from docsys.core.verdict import check
+from docsys.translations.check import check_tree as translation_problems
+from docsys.translations.update import record_after_merge
 from tests.tooling.site_fixture import build_copy, text_of
 
 

@@ -6,9 +6,9 @@ import pytest
 
 from docsys.build.claims import ClaimError, render_token
 from docsys.checks.site import warnings_of
-from docsys.core.check import check
 from docsys.core.snippet import load
 from docsys.core.text import tokens
+from docsys.core.verdict import check
 from tests.tooling.site_fixture import FIXTURE, build_copy
 
 ROOT = FIXTURE / "snippets"

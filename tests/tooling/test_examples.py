@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from docsys.checks.site import warnings_of
 from docsys.core.text import example_directives
-from tests.tooling.site_fixture import FIXTURE, build_copy, text_of
+from tests.tooling.site_fixture import build_copy, text_of
 
 
 def _page(built, lang="en", slug="demo"):
@@ -39,7 +39,8 @@ def test_a_benchmark_shows_its_table_and_where_it_was_measured(fixture_site):
 
 def test_the_directive_has_one_parser_that_skips_fences_and_reads_options():
     lines = ['::: example demo/hello.py', '```markdown', '::: example demo/hidden.py', '```',
-             '    ::: example demo/bench_demo.py plot="median (ms)" title="A title"', '::: example demo/hello.py:middle']
+             '    ::: example demo/bench_demo.py plot="median (ms)" title="A title"',
+             '::: example demo/hello.py:middle']
     found = example_directives(lines)
     assert [(d.line, d.snippet, d.section) for d in found] == [
         (0, "demo/hello.py", None), (4, "demo/bench_demo.py", None), (5, "demo/hello.py", "middle")]

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from docsys.core.check import check
 from docsys.core.snippet import load
+from docsys.core.verdict import check
 
 HOOK = Path(__file__).parents[2] / "docsys" / "build" / "figures.py"
 SNIPPET = """\

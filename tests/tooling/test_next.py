@@ -1,4 +1,4 @@
-"""docsys.record.next: snippets against another torch — identical, changed, failed, build differences."""
+"""docsys.checks.next: snippets against another torch — identical, changed, failed, build differences."""
 
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ import sys
 
 import pytest
 
-from docsys.core.check import check
+from docsys.checks import next as nxt
 from docsys.core.snippet import load
-from docsys.record import next as nxt
+from docsys.core.verdict import check
 
 FACTS = {"torch": "2.13.0+cpu", "cuda_build": False, "nccl": False, "python": "3.11.7"}
 

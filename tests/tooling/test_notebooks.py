@@ -1,4 +1,4 @@
-"""docsys.build.notebooks: one source, both languages in step, and a failing cell fails the build."""
+"""docsys.build.notebook: one source, both languages in step, and a failing cell fails the build."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import jupytext
 import nbformat
 import pytest
 
-from docsys.core.notebook import NotebookError, execute, for_language, language_problems
+from docsys.notebook import NotebookError, execute, for_language, language_problems
 
 SOURCE = """\
 # ---
@@ -55,18 +55,18 @@ def test_failing_cell_fails_execution():
 
 
 def test_a_notebook_is_recorded_only_on_a_quiet_machine(tmp_path, monkeypatch):
-    from docsys.core import check
+    from docsys.core import verdict
     from docsys.core.processes import Load
     from docsys.record import notebook as recorder
 
-    monkeypatch.setattr(check, "LOAD_LIMIT", 0.25)
+    monkeypatch.setattr(verdict, "LOAD_LIMIT", 0.25)
     monkeypatch.setattr(recorder, "idle_load", lambda: Load(others=1.2, steal=0.0, seconds=1.0))
     ok, message = recorder.record("notebooks/speed-up-training.py")
     assert not ok and message.startswith("REFUSED  notebooks/speed-up-training.py: other processes kept 1.20 cores")
 
 
 def test_a_missing_or_stale_recording_is_a_build_warning(tmp_path, caplog):
-    from docsys.build.notebooks import recorded
+    from docsys.build.notebook import recorded
 
     source = tmp_path / "small.py"
     source.write_text(SOURCE, encoding="utf-8")
@@ -93,7 +93,7 @@ def _recorded_plot(tmp_path, source_text: str):
 
 
 def test_output_images_get_their_code_cells_alt_text_in_each_language(tmp_path):
-    from docsys.build.notebooks import _with_alt_text
+    from docsys.build.notebook import _with_alt_text
 
     source = _recorded_plot(tmp_path, PLOT)
     page = f"<div>{PLACEHOLDER}</div>"
@@ -103,7 +103,7 @@ def test_output_images_get_their_code_cells_alt_text_in_each_language(tmp_path):
 
 
 def test_an_output_image_without_alt_text_is_a_build_warning(tmp_path, caplog):
-    from docsys.build.notebooks import _with_alt_text
+    from docsys.build.notebook import _with_alt_text
 
     source = _recorded_plot(tmp_path, SOURCE)
     page = f"<div>{PLACEHOLDER}</div>"
@@ -112,7 +112,7 @@ def test_an_output_image_without_alt_text_is_a_build_warning(tmp_path, caplog):
 
 
 def test_a_source_is_parsed_once_per_version_and_each_reader_gets_its_own_copy(tmp_path, monkeypatch):
-    from docsys.core import notebook
+    from docsys import notebook
 
     source = tmp_path / "cached.py"
     source.write_text(SOURCE, encoding="utf-8")

@@ -5,10 +5,10 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from docsys.core import record
-from docsys.core.check import check
+from docsys.core import recording
 from docsys.core.paths import ROOT
 from docsys.core.snippet import load
+from docsys.core.verdict import check
 from docsys.record import cli
 
 
@@ -36,7 +36,7 @@ def test_a_second_gpu_call_resumes_and_a_budget_defers(tmp_path, monkeypatch):
     plain = tmp_path / "plain.py"
     plain.write_text("print(1)\n")
     done = load(plain, tmp_path)
-    assert check(done, update=True).ok and record.state(done) == record.CURRENT
+    assert check(done, update=True).ok and recording.state(done) == recording.CURRENT
     assert cli.not_now(done, force=False, left=None).startswith("current")
     assert cli.not_now(done, force=True, left=None) is None
     big = _gpu(tmp_path, "big.py", 120)

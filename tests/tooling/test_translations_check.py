@@ -1,4 +1,4 @@
-"""docsys/checks/translations/check.py on the small site's pages, in a throwaway git repository
+"""docsys/translations/check.py on the small site's pages, in a throwaway git repository
 (tests/tooling/translated_pages.py): a zh page behind its en page fails unless marked pending."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from docsys.checks.translations.check import check_tree, pair
-from docsys.checks.translations.update import mark_pending
+from docsys.translations.check import check_tree, pair
+from docsys.translations.update import mark_pending
 from tests.tooling.translated_pages import EN_EDIT, SLUG, edit, recorded_docs
 
 

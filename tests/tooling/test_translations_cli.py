@@ -1,4 +1,4 @@
-"""docsys/checks/translations/cli.py (`python -m docsys.checks.translations`) on the small site's
+"""docsys/translations/cli.py (`python -m docsys.translations`) on the small site's
 pages, in a throwaway git repository (tests/tooling/translated_pages.py): a refusal is one line and
 exit status 1; after a merge, what can be recorded is, and the rest is refused."""
 
@@ -10,13 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from docsys.checks.translations.check import check_tree
-from docsys.checks.translations.cli import main
+from docsys.translations.check import check_tree
+from docsys.translations.cli import main
 from tests.tooling.translated_pages import EN_EDIT, SLUG, ZH_EDIT, edit, recorded_docs
 
 
 def test_python_m_runs_the_command_line():
-    command = [sys.executable, "-m", "docsys.checks.translations", "--help"]
+    command = [sys.executable, "-m", "docsys.translations", "--help"]
     proc = subprocess.run(command, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
     assert "Translation freshness: a zh page that has fallen behind its en page" in proc.stdout

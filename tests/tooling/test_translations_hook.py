@@ -8,8 +8,8 @@ import pytest
 
 from docsys.build.translations import insert_under_title, notice
 from docsys.checks.browser import Tab, launch, serve
-from docsys.checks.translations.check import check_tree, pair
-from docsys.checks.translations.update import mark_pending, record_new
+from docsys.translations.check import check_tree, pair
+from docsys.translations.update import mark_pending, record_new
 from tests.tooling import minisite
 
 

@@ -1,4 +1,4 @@
-"""docsys/checks/translations/update.py on the small site's pages, in a throwaway git repository
+"""docsys/translations/update.py on the small site's pages, in a throwaway git repository
 (tests/tooling/translated_pages.py): `update` cannot be run blind."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from docsys.checks.translations.check import TranslationError, check_tree, pair
-from docsys.checks.translations.update import update
+from docsys.translations.check import TranslationError, check_tree, pair
+from docsys.translations.update import update
 from tests.tooling.translated_pages import EN_EDIT, SLUG, ZH_EDIT, edit, recorded_docs
 
 

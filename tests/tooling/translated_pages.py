@@ -1,4 +1,4 @@
-"""What the tests of docsys/checks/translations/ share: the small site's pages (tests/fixtures/minisite)
+"""What the tests of docsys/translations/ share: the small site's pages (tests/fixtures/minisite)
 with every translation recorded and committed in a throwaway git repository, and edits to plant in them."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from docsys.checks.translations.check import check_tree
-from docsys.checks.translations.update import record_new
+from docsys.translations.check import check_tree
+from docsys.translations.update import record_new
 from tests.tooling import minisite
 
 SLUG = "mixed-precision"

@@ -1,7 +1,7 @@
 """Figure kinds: how the site build draws a snippet's recorded figure data (docsys.build.figures).
 
 One module per kind, each with one function, `draw(data, words) -> matplotlib.figure.Figure`:
-`data` is what the snippet's run recorded (`# figure: <var>=<kind>`, docsys.core.record), `words`
+`data` is what the snippet's run recorded (`# figure: <var>=<kind>`, docsys.core.recording), `words`
 the kind's labels in the page's language (labels.yml beside this file). A kind checks the data it
 needs and raises FigureDataError with one line when something is missing. Every figure is drawn
 the same way (`render`): matplotlib without pyplot, SVG with text kept as text (searchable and

@@ -6,7 +6,7 @@ Importing torch takes over a second; a test run starts ~90 snippets. The child d
 rules (SystemExit, uncaught exceptions printed as tracebacks, atexit handlers, non-daemon
 threads joined). tests/tooling/test_runner.py compares the two ways on snippets that print,
 warn, log and raise; every test run compares them again on every snippet, because the
-recordings it checks against are made with plain `python` (docsys.core.check).
+recordings it checks against are made with plain `python` (docsys.core.verdict).
 
 A launcher that is a Python script runs the same way: for `torchrun ... <snippet>` the child runs
 the torchrun script with that argv (the ranks it starts are fresh interpreters, as always).

@@ -10,7 +10,7 @@ import yaml
 
 from docsys.core.paths import DEFAULT_LANG, DOCS_DIR
 from docsys.core.text import split_front_matter
-from docsys.core.translation import Record, changed_sections, record_of, section_hashes
+from docsys.translations.records import Record, changed_sections, record_of, section_hashes
 
 LANG = "zh"  # the translated language (en is the source)
 
@@ -60,7 +60,7 @@ def problem(p: Pair) -> str | None:
     record = read_record(p.zh.read_text(encoding="utf-8"), p.label)
     if record is None:
         return (f"{p.label} has no translation record: once it translates en/{p.slug}.md, record it with "
-                f"`make translation` (python -m docsys.checks.translations new)")
+                f"`make translation` (python -m docsys.translations new)")
     changed = changed_sections(section_hashes(p.en.read_text(encoding="utf-8")), record)
     if changed and not record.pending:
         return (f"{p.label} is behind en/{p.slug}.md: en changed in {anchor_list(changed)}; update the translation "

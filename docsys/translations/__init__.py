@@ -1,13 +1,13 @@
 """Translation freshness: a zh page that has fallen behind its en page fails the suite, unless it
-says so (`pending: true`, and the build then shows a notice on it). The record is docsys.core.translation.
+says so (`pending: true`, and the build then shows a notice on it). The record is docsys.translations.records.
 
-    python -m docsys.checks.translations status             every page pair: current, behind, pending, new
-    python -m docsys.checks.translations update <slug>      after bringing zh/<slug>.md in step with en
+    python -m docsys.translations status             every page pair: current, behind, pending, new
+    python -m docsys.translations update <slug>      after bringing zh/<slug>.md in step with en
         [--unchanged ANCHOR="reason" ...]                   an en change that needs no zh change, and why
-    python -m docsys.checks.translations new                record every zh page that has no record yet
-    python -m docsys.checks.translations update --all       every pair behind whose changed sections all have zh edits
-    python -m docsys.checks.translations merged             after merging a branch: new, then update --all
-    python -m docsys.checks.translations pending <slug>     publish zh/<slug>.md behind en, with a notice
+    python -m docsys.translations new                record every zh page that has no record yet
+    python -m docsys.translations update --all       every pair behind whose changed sections all have zh edits
+    python -m docsys.translations merged             after merging a branch: new, then update --all
+    python -m docsys.translations pending <slug>     publish zh/<slug>.md behind en, with a notice
 
 `update` cannot be run blind. For each en section that changed since the recorded version it shows
 the en diff (the old text comes from git history, found by its hash) and requires either an edit of

@@ -10,7 +10,7 @@ and of its own matching section, as it was when a person last brought the two in
       pending: true          # optional: en changed, the translation is behind, and says so
 
 A section is an anchored heading and everything up to the next anchored heading; the page's
-front matter (without this record) counts as part of its first section. docsys.checks.translations
+front matter (without this record) counts as part of its first section. docsys.translations
 compares and updates the record; docsys.build.translations shows a notice on a pending page.
 Standard library only.
 """

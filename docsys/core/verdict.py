@@ -8,7 +8,7 @@
 - it may not raise an undeclared deprecation (docsys.core.policy);
 - a benchmark's output must follow the table convention (docsys.core.bench);
 - a declared graph must be a graph, and a declared figure's data JSON of at most
-  record.MAX_FIGURE_BYTES.
+  recording.MAX_FIGURE_BYTES.
 
 A test run adds runner.TEST_ENV to the environment (idle OpenMP threads wait passively, so
 examples that share the cores with other tests are not slowed by spinning threads); a recording
@@ -16,7 +16,7 @@ runs with the reader's environment. Then a test compares the output in its compa
 (docsys.core.normalize) with `<name>.out`, the graphs and the shape of each figure's data
 (docsys.core.normalize.figure_shape) with the recording, and fails if the recording is stale;
 an update writes output, graphs, figure data and provenance from this one run
-(docsys.core.record). An output that declares a machine dependence (`# depends: <fact> -- why`)
+(docsys.core.recording). An output that declares a machine dependence (`# depends: <fact> -- why`)
 is compared only where that fact is what it was when recorded; elsewhere the run must still
 pass every rule above, and the test is skipped naming the fact, its two values and the reason,
 never passed silently. A benchmark is recorded only on a quiet
@@ -30,7 +30,7 @@ import json
 import os
 from dataclasses import dataclass
 
-from docsys.core import bench, machine, policy, record
+from docsys.core import bench, machine, policy, recording
 from docsys.core.normalize import diff, normalize_dot, shape_difference
 from docsys.core.processes import Load, idle_load
 from docsys.core.runner import TEST_ENV, RunResult, Zygote, run
@@ -77,14 +77,14 @@ def _figure_problems(snippet: Snippet, result: RunResult) -> list[str]:
     for var, value in result.figures.items():
         if "error" in value:
             found.append(f"{snippet.rel}: '# figure: {var}': {value['error']}")
-        elif (size := len(record.figure_text(value["data"]).encode())) > record.MAX_FIGURE_BYTES:
+        elif (size := len(recording.figure_text(value["data"]).encode())) > recording.MAX_FIGURE_BYTES:
             found.append(f"{snippet.rel}: '# figure: {var}': its data is {size / 1000:.0f} KB (limit "
-                         f"{record.MAX_FIGURE_BYTES / 1000:.0f} KB); keep only what the figure draws")
+                         f"{recording.MAX_FIGURE_BYTES / 1000:.0f} KB); keep only what the figure draws")
     return found
 
 
 def _figure_texts(result: RunResult) -> dict[str, str]:
-    return {var: record.figure_text(value["data"]) for var, value in result.figures.items()}
+    return {var: recording.figure_text(value["data"]) for var, value in result.figures.items()}
 
 
 def _compare_figures(snippet: Snippet, result: RunResult, fix: str) -> list[str]:
@@ -104,13 +104,13 @@ def _graphs(result: RunResult) -> dict[str, str]:
 
 
 def _compare(snippet: Snippet, result: RunResult) -> list[str]:
-    state = record.state(snippet)
+    state = recording.state(snippet)
     fix = f"`make record SNIPPETS={snippet.rel}`"
-    if state == record.MISSING:
+    if state == recording.MISSING:
         return [f"{snippet.rel}: no recording ({snippet.output_path.name}, {snippet.record_path.name}); run {fix}"]
     recorded = snippet.output_path.read_text(encoding="utf-8")
     found = []
-    if record.compared_text(result.output) != recorded:
+    if recording.compared_text(result.output) != recorded:
         found.append(f"{snippet.rel}: output differs from the recording (if intended, run {fix}):\n"
                      + diff(recorded, result.output, snippet.output_path.name))
     for var, source in _graphs(result).items():
@@ -118,14 +118,14 @@ def _compare(snippet: Snippet, result: RunResult) -> list[str]:
         if not path.exists() or path.read_text(encoding="utf-8") != source:
             found.append(f"{snippet.rel}: graph {var!r} differs from {path.name} (if intended, run {fix})")
     found += _compare_figures(snippet, result, fix)
-    if state == record.STALE and not found:
+    if state == recording.STALE and not found:
         found.append(f"{snippet.rel}: changed since it was recorded (same output); run {fix} to record its source")
     return found
 
 
 def _not_comparable(snippet: Snippet, result: RunResult) -> str | None:
     """Why a run of a machine-dependent output is not compared with its recording, or None."""
-    rec = record.read(snippet)
+    rec = recording.read(snippet)
     recorded = rec.data.get("run") if rec else None
     for dependence in snippet.depends:
         if recorded is None:
@@ -155,8 +155,9 @@ def _update(snippet: Snippet, result: RunResult, before: Load | None) -> Outcome
         extra["threads"] = bench.threads(result.output)
     figures = _figure_texts(result)
     if figures:
-        extra["figures"] = record.figure_provenance(snippet, figures)
-    record.write(snippet, result.output, record.provenance(snippet, result.seconds, extra), _graphs(result), figures)
+        extra["figures"] = recording.figure_provenance(snippet, figures)
+    prov = recording.provenance(snippet, result.seconds, extra)
+    recording.write(snippet, result.output, prov, _graphs(result), figures)
     return Outcome(snippet, True, f"recorded {snippet.rel} ({result.seconds:.1f} s)")
 
 
@@ -172,7 +173,7 @@ def check(snippet: Snippet, update: bool = False, zygote: Zygote | None = None) 
         return Outcome(snippet, False, f"FAILED   {snippet.rel} ({verb}):\n" + "\n".join(problems))
     if update:
         return _update(snippet, result, before)
-    if record.state(snippet) == record.CURRENT and (reason := _not_comparable(snippet, result)):
+    if recording.state(snippet) == recording.CURRENT and (reason := _not_comparable(snippet, result)):
         return Outcome(snippet, True, reason, skipped=True)
     problems = _compare(snippet, result)
     if problems:

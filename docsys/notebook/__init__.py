@@ -8,9 +8,9 @@ code cells in a fresh kernel and writes, beside the source:
     <name>.out.ipynb      the executed code cells, with their outputs (what the page shows)
     <name>.out            what each code cell printed, in the compared form of every `.out`
                           (docsys.core.normalize): the same on every machine
-    <name>.record.json    provenance, in the format of every recording (docsys.core.record)
+    <name>.record.json    provenance, in the format of every recording (docsys.core.recording)
 
-The site build only reads them (docsys.build.notebooks); the tests execute the notebook again and
+The site build only reads them (docsys.build.notebook); the tests execute the notebook again and
 compare its text outputs, normalized, with `<name>.out`.
 
 Needs jupytext, nbformat and nbclient (the site's environment), so the GPU path never imports it.

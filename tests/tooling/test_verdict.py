@@ -1,4 +1,4 @@
-"""docsys.core.check and docsys.core.record: one run, judged once; compared with the recording or recorded.
+"""docsys.core.verdict and docsys.core.recording: one run, judged once; compared with the recording or recorded.
 
 Each rule is shown failing on a planted fault, and passing without it.
 """
@@ -9,11 +9,10 @@ import json
 
 import pytest
 
-from docsys.core import check as check_module
-from docsys.core import record
-from docsys.core.check import check
+from docsys.core import recording, verdict
 from docsys.core.processes import Load
 from docsys.core.snippet import load
+from docsys.core.verdict import check
 
 BENCH = """\
 print("threads: 1")
@@ -42,9 +41,9 @@ def test_recording_writes_output_and_provenance_from_one_run(recorded):
     s = recorded()
     assert s.output_path.read_text() == "hello\n"
     prov = json.loads(s.record_path.read_text())
-    assert prov["snippet"] == "demo/hello.py" and prov["platform"] == "cpu" and prov["schema"] == record.SCHEMA
+    assert prov["snippet"] == "demo/hello.py" and prov["platform"] == "cpu" and prov["schema"] == recording.SCHEMA
     assert {"cpu", "cores", "isa"} <= set(prov["host"]) and prov["software"]["torch"]
-    assert record.state(s) == record.CURRENT and check(s).ok
+    assert recording.state(s) == recording.CURRENT and check(s).ok
 
 
 def test_a_changed_recorded_line_fails(recorded):
@@ -90,13 +89,13 @@ def test_a_benchmark_breaking_the_convention_is_not_recorded(tmp_path):
 def test_a_benchmark_is_refused_on_a_busy_machine(tmp_path, monkeypatch):
     path = tmp_path / "bench_x.py"
     path.write_text(BENCH)
-    monkeypatch.setattr(check_module, "LOAD_LIMIT", 0.25)
-    monkeypatch.setattr(check_module, "idle_load", lambda: Load(others=1.5, steal=0.0, seconds=1.0))
+    monkeypatch.setattr(verdict, "LOAD_LIMIT", 0.25)
+    monkeypatch.setattr(verdict, "idle_load", lambda: Load(others=1.5, steal=0.0, seconds=1.0))
     outcome = check(load(path, tmp_path), update=True)
     assert not outcome.ok and "kept 1.50 cores busy before the run" in outcome.message
     assert not path.with_suffix(".out").exists()
-    monkeypatch.setattr(check_module, "idle_load", lambda: Load(others=0.0, steal=0.0, seconds=1.0))
-    monkeypatch.setattr(check_module, "LOAD_LIMIT", 1e9)  # this machine may really be busy during the run
+    monkeypatch.setattr(verdict, "idle_load", lambda: Load(others=0.0, steal=0.0, seconds=1.0))
+    monkeypatch.setattr(verdict, "LOAD_LIMIT", 1e9)  # this machine may really be busy during the run
     assert check(load(path, tmp_path), update=True).ok
     prov = json.loads(path.with_suffix(".record.json").read_text())
     assert prov["threads"] == 1 and prov["load"]["before"]["others_cores"] == 0.0
@@ -129,7 +128,7 @@ def test_figure_data_is_recorded_with_its_hash_and_compared_by_shape(tmp_path):
     data = json.loads(data_file.read_text())
     assert [span["name"] for span in data] == ["forward", "backward"]
     prov = json.loads(path.with_suffix(".record.json").read_text())
-    assert prov["figures"] == {"spans": {"kind": "timeline", "sha256": record.text_sha256(data_file.read_text())}}
+    assert prov["figures"] == {"spans": {"kind": "timeline", "sha256": recording.text_sha256(data_file.read_text())}}
     assert check(load(path, tmp_path)).ok  # new timings: numbers are not compared
     data_file.write_text(json.dumps([data[0]]))
     assert "figure 'spans' differs from f.spans.figure.json at $: 2 items now, 1 recorded" in check(
@@ -157,13 +156,13 @@ def test_figure_data_that_cannot_be_drawn_is_not_recorded(tmp_path, body, messag
 
 def test_orphaned_recordings_are_found(recorded, tmp_path):
     s = recorded()
-    assert record.orphans(tmp_path, [s]) == []
-    assert record.orphans(tmp_path, []) == sorted([s.output_path, s.record_path])
+    assert recording.orphans(tmp_path, [s]) == []
+    assert recording.orphans(tmp_path, []) == sorted([s.output_path, s.record_path])
 
 
 def test_forget_makes_a_gpu_snippet_not_yet_recorded(recorded):
-    record.forget(recorded())
-    assert record.state(recorded()) == record.MISSING
+    recording.forget(recorded())
+    assert recording.state(recorded()) == recording.MISSING
 
 
 def test_figure_files_are_forgotten_and_orphans_found(tmp_path):
@@ -171,11 +170,11 @@ def test_figure_files_are_forgotten_and_orphans_found(tmp_path):
     path.write_text(FIGURE)
     assert check(load(path, tmp_path), update=True).ok
     data_file = path.with_name("f.spans.figure.json")
-    assert record.orphans(tmp_path, [load(path, tmp_path)]) == []
+    assert recording.orphans(tmp_path, [load(path, tmp_path)]) == []
     path.write_text(FIGURE.replace("# figure: spans=timeline\n", ""))
-    assert record.orphans(tmp_path, [load(path, tmp_path)]) == [data_file]
+    assert recording.orphans(tmp_path, [load(path, tmp_path)]) == [data_file]
     path.write_text(FIGURE)
-    record.forget(load(path, tmp_path))
+    recording.forget(load(path, tmp_path))
     assert not data_file.exists()
 
 
@@ -194,13 +193,13 @@ def test_out_is_the_compared_form_and_the_record_holds_what_was_printed(tmp_path
     its `threads:` line and measured cells are provenance, kept only in `.record.json`."""
     path = tmp_path / "bench_machine.py"
     path.write_text(MACHINE_PRINTS)
-    monkeypatch.setattr(check_module, "idle_load", lambda: Load(1.0, 0.0, 0.0))
+    monkeypatch.setattr(verdict, "idle_load", lambda: Load(1.0, 0.0, 0.0))
     outs, printed = [], []
     for threads in ("1", "2"):
         monkeypatch.setenv("OMP_NUM_THREADS", threads)
         assert check(load(path, tmp_path), update=True).ok
         outs.append(path.with_suffix(".out").read_bytes())
-        rec = record.read(load(path, tmp_path))
+        rec = recording.read(load(path, tmp_path))
         printed.append(rec.printed)
         assert rec.threads == int(threads) and rec.data["run"]["threads"] == int(threads)
     assert outs[0] == outs[1] and b"threads" not in outs[0] and b"<n>" in outs[0]

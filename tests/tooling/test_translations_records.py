@@ -1,8 +1,8 @@
-"""docsys.core.translation: section hashes, and the record a zh page keeps in its front matter."""
+"""docsys.translations.records: section hashes, and the record a zh page keeps in its front matter."""
 
 from __future__ import annotations
 
-from docsys.core.translation import (
+from docsys.translations.records import (
     Record,
     changed_sections,
     record_of,

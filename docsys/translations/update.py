@@ -10,10 +10,10 @@ import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
-from docsys.checks.translations.check import Pair, TranslationError, anchor_list, pairs, read_record
 from docsys.core.paths import DOCS_DIR
 from docsys.core.text import sections
-from docsys.core.translation import Record, changed_sections, render_record, section_hashes, with_record
+from docsys.translations.check import Pair, TranslationError, anchor_list, pairs, read_record
+from docsys.translations.records import Record, changed_sections, render_record, section_hashes, with_record
 
 GIT = shutil.which("git") or "git"
 GIT_HISTORY = 200  # commits searched for the version a record names

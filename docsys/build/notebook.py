@@ -1,6 +1,6 @@
 """Notebooks: the recorded run of each jupytext source, rendered by mkdocs-jupyter in each language.
 
-Source and recording: docsys.core.notebook (`notebooks/<name>.py`, its `.out.ipynb` and
+Source and recording: docsys.notebook (`notebooks/<name>.py`, its `.out.ipynb` and
 `.record.json`, written by `python -m docsys record notebooks/<name>.py`). The build never executes
 a notebook: before each build it joins the recorded code outputs with each language's Markdown
 cells and writes `docs/<lang>/notebooks/<name>.ipynb` — git-ignored, and rewritten only when it
@@ -34,12 +34,13 @@ from mkdocs.plugins import event_priority
 from mkdocs.structure.files import Files
 from mkdocs.utils import get_relative_url
 
+from docsys import notebook
+from docsys.build import notebook_css
 from docsys.build.config import language, project_dir
 from docsys.build.files import write_atomically
 from docsys.build.stamp import stamp
-from docsys.core import notebook
 from docsys.core.paths import DEFAULT_LANG, LANGS, page_lang
-from docsys.core.record import Record
+from docsys.core.recording import Record
 from docsys.core.snippet import source_sha256
 
 log = logging.getLogger("mkdocs.hooks.notebooks")
@@ -153,9 +154,11 @@ def _with_alt_text(html: str, source: Path, lang: str) -> str:
 
 
 def on_post_page(output: str, page, config: MkDocsConfig) -> str:
-    """Move mkdocs-jupyter's inline stylesheets (~580 KB per page) into one cached file."""
+    """Prune mkdocs-jupyter's inline stylesheets (~580 KB per page) to what the page can use
+    (docsys.build.notebook_css), then move them into one cached file."""
     if not page.file.src_uri.endswith(".ipynb"):
         return output
+    output = notebook_css.prune_styles(output, page, config)
     return _STYLE_RE.sub(lambda m: _stylesheet_link(m["css"], page.url, Path(config.site_dir)), output)
 
 
@@ -225,7 +228,7 @@ def _alternates(src_uri: PurePosixPath) -> dict[str, SimpleNamespace]:
 
 
 def recorded(source: Path) -> nbformat.NotebookNode | None:
-    """The recorded run of a source (docsys.core.notebook); a missing or stale one is a build warning."""
+    """The recorded run of a source (docsys.notebook); a missing or stale one is a build warning."""
     out, rec = notebook.output_path(source), notebook.record_path(source)
     fix = f"run `make record SNIPPETS=notebooks/{source.name}` on a quiet machine"
     if not out.exists() or not rec.exists():

@@ -1,5 +1,5 @@
 """The command line of the translation records (the package docstring lists its commands):
-`python -m docsys.checks.translations`, which `make translation` runs."""
+`python -m docsys.translations`, which `make translation` runs."""
 
 from __future__ import annotations
 
@@ -7,10 +7,10 @@ import argparse
 import sys
 from pathlib import Path
 
-import docsys.checks.translations as package
-from docsys.checks.translations.check import TranslationError, pair, status
-from docsys.checks.translations.update import mark_pending, record_after_merge, record_new, update, update_all
+import docsys.translations as package
 from docsys.core.paths import DOCS_DIR
+from docsys.translations.check import TranslationError, pair, status
+from docsys.translations.update import mark_pending, record_after_merge, record_new, update, update_all
 
 
 def _reasons(items: list[str]) -> dict[str, str]:
@@ -25,7 +25,7 @@ def _reasons(items: list[str]) -> dict[str, str]:
 
 def main(argv: list[str] | None = None, docs_dir: Path = DOCS_DIR) -> int:
     description = package.__doc__.split("\n")[0]
-    parser = argparse.ArgumentParser(prog="python -m docsys.checks.translations", description=description)
+    parser = argparse.ArgumentParser(prog="python -m docsys.translations", description=description)
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("status", help="every page pair: current, behind, pending or new")
     up = sub.add_parser("update", help="record zh/<slug>.md as following en/<slug>.md now")

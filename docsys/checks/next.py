@@ -17,17 +17,18 @@ report without touching any recording:
 
 from __future__ import annotations
 
+import argparse
 import json
 import re
 import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from docsys.core import policy, record
-from docsys.core.check import warning_lines
+from docsys.core import policy, recording
 from docsys.core.normalize import diff, normalize
 from docsys.core.runner import run
-from docsys.core.snippet import Snippet
+from docsys.core.snippet import Snippet, discover, select
+from docsys.core.verdict import warning_lines
 
 PROBE = (
     "import json, sys, torch, torch.distributed as dist; print(json.dumps({'torch': torch.__version__, "
@@ -65,7 +66,7 @@ def only_build_lines(difference: str) -> bool:
 def compare_one(snippet: Snippet, python: str, report: Report, builds_differ: bool) -> None:
     """Run one snippet with the other torch and file its difference from the recording in the report."""
     there = run(snippet, python=python)
-    rec = record.read(snippet)
+    rec = recording.read(snippet)
     recorded = snippet.output_path.read_text(encoding="utf-8") if snippet.output_path.exists() else ""
     before = set(rec.data["warnings"]) if rec and "warnings" in rec.data else set(warning_lines(run(snippet).warnings))
     after = set(warning_lines(there.warnings))
@@ -135,3 +136,15 @@ def torch_facts_here() -> dict:
     import sys
 
     return torch_facts(sys.executable)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`python -m docsys next --python <interpreter> [--report <file>] [patterns]` (`make test-next`)."""
+    parser = argparse.ArgumentParser(prog="python -m docsys next",
+                                     description="run every CPU snippet with another torch and report what changes")
+    parser.add_argument("--python", required=True, help="the interpreter of an environment with the other torch")
+    parser.add_argument("--report", type=Path, default=Path("test-artifacts/test-next.md"), help="where to write it")
+    parser.add_argument("patterns", nargs="*", help="glob or substring of snippet paths (default: all)")
+    args = parser.parse_args(argv)
+    chosen = [s for s in select(discover(), args.patterns) if s.platform == "cpu"]
+    return next_command(chosen, args.python, args.report)
