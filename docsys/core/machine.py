@@ -106,11 +106,13 @@ def run_facts(probed: dict, environ: dict | None = None) -> dict:
             "isa": isa_features(), "isa_caps": {name: environ[name] for name in ISA_CAPS if environ.get(name)}}
 
 
-def fact(facts: dict, name: str) -> object:
-    """One fact of run_facts, as a dependence compares it."""
+def fact(facts: dict, name: str) -> str:
+    """One fact of run_facts as a dependence compares it, in words: `2`, or
+    `AVX2 (avx2 avx512f ...; ATEN_CPU_CAPABILITY=avx2)` (torch's capability, the CPU's features, the caps)."""
     if name == "isa":
-        return [facts.get("cpu_capability"), facts.get("isa"), facts.get("isa_caps")]
-    return facts.get(name)
+        caps = " ".join(f"{k}={v}" for k, v in (facts.get("isa_caps") or {}).items())
+        return f"{facts.get('cpu_capability')} ({' '.join(facts.get('isa') or [])}{'; ' + caps if caps else ''})"
+    return str(facts.get(name))
 
 
 def _slug(text: str) -> str:
