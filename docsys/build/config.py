@@ -8,6 +8,7 @@ from markdown import Markdown
 from mkdocs.config.defaults import MkDocsConfig
 
 EXTENSION = "docsys.build.examples"
+_command = "build"  # set by the serve hook (docsys/build/serve.py) at startup
 
 
 def project_dir(config: MkDocsConfig) -> Path:
@@ -36,3 +37,13 @@ def page_of(md: Markdown) -> str:
         return "a page"
     file = getattr(processor, "file", None)
     return getattr(file, "src_uri", "a page")
+
+
+def note_command(command: str) -> None:
+    global _command
+    _command = command
+
+
+def serving() -> bool:
+    """True in a `mkdocs serve` process: a stale recording is shown with a notice (docsys/build/serve.py)."""
+    return _command == "serve"

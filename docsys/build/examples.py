@@ -31,7 +31,7 @@ from markdown.preprocessors import Preprocessor
 from pymdownx.snippets import SnippetExtension, SnippetPreprocessor
 
 from docsys.build import claims, tables
-from docsys.build.config import page_of
+from docsys.build.config import page_of, serving
 from docsys.build.stamp import recordings, stamp
 from docsys.build.strings import strings
 from docsys.core import bench, recording
@@ -143,9 +143,18 @@ class ExamplePreprocessor(Preprocessor):
                 kind, title, body = ("warning", s["not_measured"], s["not_measured_body"]) if snippet.is_benchmark \
                     else ("warning", s["not_recorded"], s["not_recorded_body"])
                 return _admonition(indent, kind, title, body)
-            log.warning(f"{page_of(self.md)}: {snippet.rel}: recording is {state}; "
-                        f"run `make record SNIPPETS={snippet.rel}`")
-            return []
+            fix = f"run `make record SNIPPETS={snippet.rel}`"
+            problem = f"{page_of(self.md)}: {snippet.rel}: recording is {state}; {fix}"
+            if state != recording.STALE or not serving():
+                log.warning(problem)
+                return []
+            log.info(f"{problem} (shown with a notice under mkdocs serve; a strict build fails on it)")
+            return _admonition(indent, "warning", s["stale"], s["stale_body"].format(snippet=snippet.rel)) + \
+                self._recorded_parts(indent, snippet, plot)
+        return self._recorded_parts(indent, snippet, plot)
+
+    def _recorded_parts(self, indent: str, snippet: Snippet, plot: str | None) -> list[str]:
+        s = strings(self.lang)
         rec = recording.read(snippet)
         assert rec is not None
         output = rec.printed

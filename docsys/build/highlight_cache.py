@@ -5,7 +5,8 @@ both languages) take ~2.5 s of a ~4.7 s build. pymdownx.highlight's `Highlight.h
 function of its arguments (the code, its language, line numbers, the block's count on the page …)
 and of the extension's options; its result is kept in `.cache/highlight.json`, keyed by a hash of
 all of these and of the Pygments and pymdownx versions. Only the blocks of the last build are kept,
-so the file does not grow; it is replaced atomically.
+so the file does not grow — under `mkdocs serve` too, where one process builds again after every
+edit: each build starts from the blocks of the one before (on_config). It is replaced atomically.
 """
 
 from __future__ import annotations
@@ -51,7 +52,11 @@ def _cached_highlight(self, *args, **kwargs):
 def on_config(config: MkDocsConfig) -> MkDocsConfig:
     global _path
     _path = project_dir(config) / CACHE_FILE
-    if not _previous and _path.exists():
+    if _current:  # a rebuild in the same process (mkdocs serve): the last build's blocks, no older ones
+        _previous.clear()
+        _previous.update(_current)
+        _current.clear()
+    elif not _previous and _path.exists():
         try:
             _previous.update(json.loads(_path.read_text(encoding="utf-8")))
         except (ValueError, TypeError):

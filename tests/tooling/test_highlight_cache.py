@@ -64,3 +64,18 @@ def test_a_damaged_cache_is_rebuilt_not_trusted(hook):
     cache.write_text("{not json")
     assert "highlight" in _build(config)
     assert json.loads(cache.read_text())
+
+
+def test_under_serve_each_rebuild_keeps_only_its_own_blocks(hook):
+    """`mkdocs serve` builds again in the same process after every edit: the cache holds the last build's
+    blocks, not every version of an edited block."""
+    global PAGE
+    config, cache = hook
+    original = PAGE
+    try:
+        for n in range(4):  # four edits of one block, no restart
+            PAGE = f"```python\nx = torch.ones({n})\n```\n"
+            _build(config)
+        assert len(json.loads(cache.read_text())) == 1 and len(highlight_cache._previous) <= 1
+    finally:
+        PAGE = original
