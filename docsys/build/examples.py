@@ -30,7 +30,7 @@ from markdown import Markdown
 from markdown.preprocessors import Preprocessor
 from pymdownx.snippets import SnippetExtension, SnippetPreprocessor
 
-from docsys.build import claims, tables
+from docsys.build import claims, evidence, tables
 from docsys.build.config import page_of, serving
 from docsys.build.stamp import recordings, stamp
 from docsys.build.strings import strings
@@ -207,6 +207,7 @@ class ExamplesExtension(SnippetExtension):
         root = Path(snippets.base_path[0])
         md.preprocessors.register(ExamplePreprocessor(md, root, config["lang"]), "example", 33)
         md.preprocessors.register(claims.ClaimPreprocessor(md, root, config["lang"]), "claims", 31)
+        md.preprocessors.register(evidence.EvidencePreprocessor(md, root), "evidence", 34)
 
 
 def makeExtension(**kwargs) -> ExamplesExtension:

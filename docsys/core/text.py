@@ -17,6 +17,10 @@ EXAMPLE_RE = re.compile(
     r'^(?P<indent>[ \t]*):::[ \t]+example[ \t]+(?P<target>[^\s"]+)(?P<options>(?:[ \t]+\w+="[^"]*")*)[ \t]*$'
 )
 _OPTION_RE = re.compile(r'(\w+)="([^"]*)"')
+# Evidence beside a sentence, kept out of the HTML (docsys.build.evidence): where a statement about
+# PyTorch comes from (`source:`), which recorded output shows it (`shown:`), or why a comparison needs
+# no measurement (`general:`).
+EVIDENCE_RE = re.compile(r"<!--\s*(?P<kind>source|shown|general):\s*(?P<body>.*?)\s*-->")
 
 
 @dataclass(frozen=True)
