@@ -10,15 +10,28 @@ from torch import nn
 from torch.nn.parallel import DistributedDataParallel as DDP
 from torch.utils.data import DataLoader, DistributedSampler, TensorDataset
 
+
 # --8<-- [start:setup]
+def pick_device():
+    local_rank, local_world_size = int(os.environ["LOCAL_RANK"]), int(os.environ["LOCAL_WORLD_SIZE"])
+    visible = torch.cuda.device_count()
+    if visible >= local_world_size:
+        return torch.device("cuda", local_rank), "nccl"
+    if visible == 1:
+        return torch.device("cuda", 0), "nccl"
+    if visible == 0:
+        return torch.device("cpu"), "gloo"
+    raise SystemExit(f"{visible} GPUs visible for {local_world_size} processes on this machine: "
+                     f"need {local_world_size}, exactly 1, or none")
+
+
 rank = int(os.environ["RANK"])
 local_rank = int(os.environ["LOCAL_RANK"])
 world_size = int(os.environ["WORLD_SIZE"])
-use_cuda = torch.cuda.is_available() and torch.cuda.device_count() >= world_size
-device = torch.device("cuda", local_rank) if use_cuda else torch.device("cpu")
-if use_cuda:
+device, backend = pick_device()
+if backend == "nccl":
     torch.cuda.set_device(device)
-dist.init_process_group("nccl" if use_cuda else "gloo", device_id=device if use_cuda else None)
+dist.init_process_group(backend, device_id=device if backend == "nccl" else None)
 # --8<-- [end:setup]
 print(f"RANK={rank} LOCAL_RANK={local_rank} WORLD_SIZE={world_size} MASTER_ADDR={os.environ['MASTER_ADDR']}")
 
@@ -29,7 +42,7 @@ dataset = TensorDataset(x, y)
 sampler = DistributedSampler(dataset, shuffle=True, seed=0)
 loader = DataLoader(dataset, batch_size=8, sampler=sampler)
 
-model = DDP(nn.Linear(4, 1).to(device), device_ids=[local_rank] if use_cuda else None)
+model = DDP(nn.Linear(4, 1).to(device), device_ids=[device] if backend == "nccl" else None)
 optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
 for epoch in range(3):
     sampler.set_epoch(epoch)

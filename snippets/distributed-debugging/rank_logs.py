@@ -1,7 +1,9 @@
 # marks: distributed
 # launch: python
+import contextlib
 import os
 import re
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -19,12 +21,33 @@ def worker():
     print(f"rank {rank}: done")
 
 
+@contextlib.contextmanager
+def torchrun_agent(command, **options):
+    with subprocess.Popen(command, start_new_session=True, **options) as agent:
+        try:
+            yield agent
+        finally:
+            stop_agent(agent)
+
+
+def stop_agent(agent):
+    """SIGTERM before SIGKILL: torchrun starts each worker in a session of its own, and ends them only when it
+    is itself asked to stop; it gives them 30 s before it kills them."""
+    if agent.poll() is None:
+        os.killpg(agent.pid, signal.SIGTERM)
+        try:
+            agent.wait(timeout=40)
+        except subprocess.TimeoutExpired:
+            os.killpg(agent.pid, signal.SIGKILL)
+
+
 def launch():
     command = [sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc-per-node=2",
                "--log-dir=logs", "--redirects=3", __file__]
-    job = subprocess.run(command, capture_output=True, text=True, timeout=50)
-    print("torchrun exit status:", job.returncode)
-    root_cause = job.stderr.split("Root Cause (first observed failure):")[1]
+    with torchrun_agent(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as agent:
+        _, stderr = agent.communicate(timeout=50)
+    print("torchrun exit status:", agent.returncode)
+    root_cause = stderr.split("Root Cause (first observed failure):")[1]
     for line in root_cause.splitlines():
         if line.strip().startswith(("rank", "exitcode")):
             print("root cause:", re.sub(r" \(pid: \d+\)", "", line.strip()))

@@ -12,13 +12,24 @@ import torch.distributed as dist
 from torch import nn
 from torch.nn.parallel import DistributedDataParallel as DDP
 
-local_rank = int(os.environ["LOCAL_RANK"])
-world_size = int(os.environ["WORLD_SIZE"])
-use_cuda = torch.cuda.is_available() and torch.cuda.device_count() >= world_size
-device = torch.device("cuda", local_rank) if use_cuda else torch.device("cpu")
-if use_cuda:
+
+def pick_device():
+    local_rank, local_world_size = int(os.environ["LOCAL_RANK"]), int(os.environ["LOCAL_WORLD_SIZE"])
+    visible = torch.cuda.device_count()
+    if visible >= local_world_size:
+        return torch.device("cuda", local_rank), "nccl"
+    if visible == 1:
+        return torch.device("cuda", 0), "nccl"
+    if visible == 0:
+        return torch.device("cpu"), "gloo"
+    raise SystemExit(f"{visible} GPUs visible for {local_world_size} processes on this machine: "
+                     f"need {local_world_size}, exactly 1, or none")
+
+
+device, backend = pick_device()
+if backend == "nccl":
     torch.cuda.set_device(device)
-dist.init_process_group("nccl" if use_cuda else "gloo", device_id=device if use_cuda else None)
+dist.init_process_group(backend, device_id=device if backend == "nccl" else None)
 
 
 @contextlib.contextmanager
@@ -51,7 +62,7 @@ class TwoHeads(nn.Module):
 
 def train(label, x, with_head_b=True, **ddp_options):
     torch.manual_seed(0)
-    model = DDP(TwoHeads(with_head_b).to(device), device_ids=[local_rank] if use_cuda else None, **ddp_options)
+    model = DDP(TwoHeads(with_head_b).to(device), device_ids=[device] if backend == "nccl" else None, **ddp_options)
     optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
     for step in range(3):
         try:

@@ -1,7 +1,9 @@
 # marks: distributed slow
 # timeout: 200
 # launch: python
+import contextlib
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -35,12 +37,32 @@ def worker():
     dist.destroy_process_group()
 
 
+@contextlib.contextmanager
+def torchrun_agent(command, **options):
+    with subprocess.Popen(command, start_new_session=True, **options) as agent:
+        try:
+            yield agent
+        finally:
+            stop_agent(agent)
+
+
+def stop_agent(agent):
+    """SIGTERM before SIGKILL: torchrun starts each worker in a session of its own, and ends them only when it
+    is itself asked to stop; it gives them 30 s before it kills them."""
+    if agent.poll() is None:
+        os.killpg(agent.pid, signal.SIGTERM)
+        try:
+            agent.wait(timeout=40)
+        except subprocess.TimeoutExpired:
+            os.killpg(agent.pid, signal.SIGKILL)
+
+
 def agent(port, name):
     command = [sys.executable, "-m", "torch.distributed.run", "--nnodes=1:2", "--nproc-per-node=1",
                "--rdzv-backend=c10d", f"--rdzv-endpoint=127.0.0.1:{port}", "--rdzv-id=elastic-demo",
                "--rdzv-conf=last_call_timeout=1", __file__]
     env = {**os.environ, "TORCH_DISABLE_SHARE_RDZV_TCP_STORE": "1"}
-    return subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=open(f"agent_{name}.log", "w"))
+    return torchrun_agent(command, env=env, stdout=subprocess.DEVNULL, stderr=open(f"agent_{name}.log", "w"))
 
 
 def launch():
@@ -49,17 +71,12 @@ def launch():
         port = probe.getsockname()[1]
     progress = Path("progress.txt")
     progress.touch()
-    first = agent(port, "a")
-    deadline = time.monotonic() + 60
-    while "world size 1" not in progress.read_text() and time.monotonic() < deadline:
-        time.sleep(0.1)
-    second = agent(port, "b")
-    try:
-        codes = [first.wait(timeout=90), second.wait(timeout=30)]
-    finally:
-        for proc in (first, second):
-            proc.terminate()
-            proc.wait()
+    with agent(port, "a") as first:
+        deadline = time.monotonic() + 60
+        while "world size 1" not in progress.read_text() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        with agent(port, "b") as second:
+            codes = [first.wait(timeout=90), second.wait(timeout=30)]
     print("agents exit status:", codes)
     lines = progress.read_text().splitlines()
     for line in sorted(lines, key=lambda line: (line.split(":")[0], line.split()[4], "finished" in line)):

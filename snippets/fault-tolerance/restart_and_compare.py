@@ -1,7 +1,9 @@
 # marks: distributed slow
 # timeout: 280
 # launch: python
+import contextlib
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -11,14 +13,35 @@ import torch
 TRAIN = Path(__file__).with_name("train.py")
 
 
+@contextlib.contextmanager
+def torchrun_agent(command, **options):
+    with subprocess.Popen(command, start_new_session=True, **options) as agent:
+        try:
+            yield agent
+        finally:
+            stop_agent(agent)
+
+
+def stop_agent(agent):
+    """SIGTERM before SIGKILL: torchrun starts each worker in a session of its own, and ends them only when it
+    is itself asked to stop; it gives them 30 s before it kills them."""
+    if agent.poll() is None:
+        os.killpg(agent.pid, signal.SIGTERM)
+        try:
+            agent.wait(timeout=40)
+        except subprocess.TimeoutExpired:
+            os.killpg(agent.pid, signal.SIGKILL)
+
+
 def torchrun(name, *train_args, restarts=0):
     """Launch train.py with torchrun; per-rank logs go to logs/<name>/<run id>/attempt_<n>/<rank>/."""
     command = [sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc-per-node=2",
                f"--max-restarts={restarts}", f"--log-dir=logs/{name}", "--redirects=3",
                str(TRAIN), "--checkpoints", f"checkpoints/{name}", "--save-final", f"{name}.pt", *train_args]
     env = {**os.environ, "TORCH_DISABLE_SHARE_RDZV_TCP_STORE": "1"}
-    job = subprocess.run(command, env=env, capture_output=True, text=True, timeout=90)
-    print(f"== {name}: torchrun exit status {job.returncode}")
+    with torchrun_agent(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as agent:
+        agent.communicate(timeout=90)
+    print(f"== {name}: torchrun exit status {agent.returncode}")
     logs = Path("logs", name).glob("*/attempt_*/*/std*.log")
     for log in sorted(logs, key=lambda p: (p.parent.parent.name, int(p.parent.name), p.name != "stdout.log")):
         lines = log.read_text().splitlines()

@@ -1,12 +1,14 @@
 # marks: distributed slow
 # timeout: 200
 # launch: python
+import contextlib
 import functools
 import gc
 import itertools
 import json
 import os
 import pickle
+import signal
 import statistics
 import subprocess
 import sys
@@ -110,10 +112,33 @@ def median_iqr(values):
     return f"{median:.2f} | {q3 - q1:.2f}"
 
 
+@contextlib.contextmanager
+def torchrun_agent(command, **options):
+    with subprocess.Popen(command, start_new_session=True, **options) as agent:
+        try:
+            yield agent
+        finally:
+            stop_agent(agent)
+
+
+def stop_agent(agent):
+    """SIGTERM before SIGKILL: torchrun starts each worker in a session of its own, and ends them only when it
+    is itself asked to stop; it gives them 30 s before it kills them."""
+    if agent.poll() is None:
+        os.killpg(agent.pid, signal.SIGTERM)
+        try:
+            agent.wait(timeout=40)
+        except subprocess.TimeoutExpired:
+            os.killpg(agent.pid, signal.SIGKILL)
+
+
 def launch():
     command = [sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc-per-node=2", __file__]
     env = {**os.environ, "TORCH_FR_BUFFER_SIZE": "20000"}
-    subprocess.run(command, env=env, check=True, capture_output=True, timeout=180)
+    with torchrun_agent(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as agent:
+        _, errors = agent.communicate(timeout=180)
+    if agent.returncode:
+        raise subprocess.CalledProcessError(agent.returncode, command, stderr=errors)
     with open("results.json") as f:
         results = json.load(f)
     print("threads: 1 (torchrun sets OMP_NUM_THREADS=1 in each of the 2 processes); memory of rank 0")

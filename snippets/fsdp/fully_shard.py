@@ -12,13 +12,25 @@ from torch.distributed.fsdp import fully_shard
 from torch.distributed.tensor import DTensor
 from torch.nn.parallel import DistributedDataParallel as DDP
 
-local_rank = int(os.environ["LOCAL_RANK"])
+
+def pick_device():
+    local_rank, local_world_size = int(os.environ["LOCAL_RANK"]), int(os.environ["LOCAL_WORLD_SIZE"])
+    visible = torch.cuda.device_count()
+    if visible >= local_world_size:
+        return torch.device("cuda", local_rank), "nccl"
+    if visible == 1:
+        return torch.device("cuda", 0), "nccl"
+    if visible == 0:
+        return torch.device("cpu"), "gloo"
+    raise SystemExit(f"{visible} GPUs visible for {local_world_size} processes on this machine: "
+                     f"need {local_world_size}, exactly 1, or none")
+
+
 world_size = int(os.environ["WORLD_SIZE"])
-use_cuda = torch.cuda.is_available() and torch.cuda.device_count() >= world_size
-device = torch.device("cuda", local_rank) if use_cuda else torch.device("cpu")
-if use_cuda:
+device, backend = pick_device()
+if backend == "nccl":
     torch.cuda.set_device(device)
-dist.init_process_group("nccl" if use_cuda else "gloo", device_id=device if use_cuda else None)
+dist.init_process_group(backend, device_id=device if backend == "nccl" else None)
 mesh = init_device_mesh(device.type, (world_size,), mesh_dim_names=("fsdp",))
 
 
@@ -32,7 +44,7 @@ def mib(tensors):
     return sum(t.numel() * t.element_size() for t in local) / 2**20
 
 
-ddp_model = DDP(build(), device_ids=[local_rank] if use_cuda else None)
+ddp_model = DDP(build(), device_ids=[device] if backend == "nccl" else None)
 fsdp_model = build()
 for layer in fsdp_model:
     if isinstance(layer, nn.Linear):

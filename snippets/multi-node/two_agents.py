@@ -1,6 +1,9 @@
 # marks: distributed slow
 # timeout: 200
 # launch: python
+import contextlib
+import os
+import signal
 import socket
 import subprocess
 import sys
@@ -15,19 +18,36 @@ def free_port():
         return probe.getsockname()[1]
 
 
+@contextlib.contextmanager
+def torchrun_agent(command, **options):
+    with subprocess.Popen(command, start_new_session=True, **options) as agent:
+        try:
+            yield agent
+        finally:
+            stop_agent(agent)
+
+
+def stop_agent(agent):
+    """SIGTERM before SIGKILL: torchrun starts each worker in a session of its own, and ends them only when it
+    is itself asked to stop; it gives them 30 s before it kills them."""
+    if agent.poll() is None:
+        os.killpg(agent.pid, signal.SIGTERM)
+        try:
+            agent.wait(timeout=40)
+        except subprocess.TimeoutExpired:
+            os.killpg(agent.pid, signal.SIGKILL)
+
+
 def run_two_agents(form, rendezvous_options):
     """Start two torchrun agents at once, as two hosts would; print their workers' lines in rank order."""
-    agents = []
-    for agent, options in enumerate(rendezvous_options):
-        command = [sys.executable, "-m", "torch.distributed.run", "--nnodes=2", "--nproc-per-node=1", *options,
-                   f"--log-dir=logs/{form}/agent{agent}", "--redirects=3", str(WORKER)]
-        agents.append(subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True))
-    try:
+    with contextlib.ExitStack() as running:
+        agents = []
+        for agent, options in enumerate(rendezvous_options):
+            command = [sys.executable, "-m", "torch.distributed.run", "--nnodes=2", "--nproc-per-node=1", *options,
+                       f"--log-dir=logs/{form}/agent{agent}", "--redirects=3", str(WORKER)]
+            agents.append(running.enter_context(
+                torchrun_agent(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)))
         statuses = [agent.wait(timeout=90) for agent in agents]
-    finally:
-        for agent in agents:
-            agent.kill()
-            agent.wait()
     print(f"== {form}: agents exited with {statuses}")
     lines = [line for log in Path("logs", form).glob("agent*/*/attempt_0/*/stdout.log")
              for line in log.read_text().splitlines()]

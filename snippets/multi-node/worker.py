@@ -6,6 +6,20 @@ import os
 import torch
 import torch.distributed as dist
 
+
+def pick_device():
+    local_rank, local_world_size = int(os.environ["LOCAL_RANK"]), int(os.environ["LOCAL_WORLD_SIZE"])
+    visible = torch.cuda.device_count()
+    if visible >= local_world_size:
+        return torch.device("cuda", local_rank), "nccl"
+    if visible == 1:
+        return torch.device("cuda", 0), "nccl"
+    if visible == 0:
+        return torch.device("cpu"), "gloo"
+    raise SystemExit(f"{visible} GPUs visible for {local_world_size} processes on this machine: "
+                     f"need {local_world_size}, exactly 1, or none")
+
+
 # --8<-- [start:environment]
 TORCHRUN = ("RANK", "LOCAL_RANK", "GROUP_RANK", "LOCAL_WORLD_SIZE", "WORLD_SIZE")
 SRUN = ("SLURM_PROCID", "SLURM_LOCALID", "SLURM_NODEID", "SLURM_NTASKS_PER_NODE", "SLURM_NTASKS")
@@ -19,12 +33,12 @@ def placement():
 
 rank, local_rank, node_rank, local_world_size, world_size = placement()
 # --8<-- [end:environment]
-use_cuda = torch.cuda.is_available() and torch.cuda.device_count() >= local_world_size
-device = torch.device("cuda", local_rank) if use_cuda else torch.device("cpu")
-if use_cuda:
+os.environ.update(LOCAL_RANK=str(local_rank), LOCAL_WORLD_SIZE=str(local_world_size))
+device, backend = pick_device()
+if backend == "nccl":
     torch.cuda.set_device(device)
-dist.init_process_group("nccl" if use_cuda else "gloo", rank=rank, world_size=world_size,
-                        device_id=device if use_cuda else None)
+dist.init_process_group(backend, rank=rank, world_size=world_size,
+                        device_id=device if backend == "nccl" else None)
 
 placements = torch.tensor([[rank, node_rank, local_rank]], device=device)
 everyone = [torch.zeros_like(placements) for _ in range(world_size)]

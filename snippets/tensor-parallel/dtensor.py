@@ -9,13 +9,25 @@ import torch.distributed as dist
 from torch.distributed.device_mesh import init_device_mesh
 from torch.distributed.tensor import Replicate, Shard, distribute_tensor
 
-local_rank = int(os.environ["LOCAL_RANK"])
+
+def pick_device():
+    local_rank, local_world_size = int(os.environ["LOCAL_RANK"]), int(os.environ["LOCAL_WORLD_SIZE"])
+    visible = torch.cuda.device_count()
+    if visible >= local_world_size:
+        return torch.device("cuda", local_rank), "nccl"
+    if visible == 1:
+        return torch.device("cuda", 0), "nccl"
+    if visible == 0:
+        return torch.device("cpu"), "gloo"
+    raise SystemExit(f"{visible} GPUs visible for {local_world_size} processes on this machine: "
+                     f"need {local_world_size}, exactly 1, or none")
+
+
 world_size = int(os.environ["WORLD_SIZE"])
-use_cuda = torch.cuda.is_available() and torch.cuda.device_count() >= world_size
-device = torch.device("cuda", local_rank) if use_cuda else torch.device("cpu")
-if use_cuda:
+device, backend = pick_device()
+if backend == "nccl":
     torch.cuda.set_device(device)
-dist.init_process_group("nccl" if use_cuda else "gloo", device_id=device if use_cuda else None)
+dist.init_process_group(backend, device_id=device if backend == "nccl" else None)
 mesh = init_device_mesh(device.type, (world_size,), mesh_dim_names=("tp",))
 print("mesh:", mesh.mesh.tolist(), mesh.mesh_dim_names)
 
