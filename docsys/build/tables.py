@@ -81,6 +81,10 @@ def render(snippet: Snippet, lang: str, plot: str | None = None) -> str:
     if column is not None:
         parts.append(bar_chart(table, column, strings(lang)["chart"].format(column=column)))
     parts.append(caption(rec, lang))
+    if snippet.method:
+        s = strings(lang)
+        method = s["method"].format(how=s["method_" + snippet.method[0]])
+        parts.append(f'<p class="bench-caption">{html.escape(method)}</p>')
     return "\n\n".join(parts)
 
 

@@ -13,6 +13,9 @@ the machinery needs to know; they are not shown to readers (docsys.build.example
     # warns: FutureWarning: torch.cuda.amp.GradScaler -- the page shows the deprecation
                                 a deprecation the page shows on purpose (docsys.core.policy)
     # estimate: 40              seconds it takes on a GPU (cuda snippets: recording order)
+    # method: interleaved -- a slow moment of the machine hits every variant
+                                how a benchmark runs its variants (a kind of METHODS); every
+                                benchmark declares one, and its table's caption says it
     # depends: isa -- oneDNN's kernel is named after the instruction set it runs on
                                 the output depends on the machine (a fact of DEPENDENCES): the
                                 tests compare it only where the fact is what it was when recorded
@@ -36,12 +39,19 @@ from docsys.core.markers import MARKERS
 from docsys.core.paths import SNIPPETS_DIR
 
 DEFAULT_TIMEOUT_S = 60.0
-HEADER_KEYS = ("marks", "timeout", "launch", "graph", "figure", "warns", "estimate", "depends")
+HEADER_KEYS = ("marks", "timeout", "launch", "graph", "figure", "warns", "estimate", "depends", "method")
 HEADER_RE = re.compile(rf"^#\s*(?P<key>{'|'.join(HEADER_KEYS)}):\s*(?P<value>.*?)\s*$")
 _FIGURE_RE = re.compile(r"^(?P<var>[A-Za-z_]\w*)(?:=(?P<kind>[a-z][a-z0-9_]*))?$")
 RESERVED_VARS = ("record",)  # `name.record.json` is the provenance
 _WARNS_RE = re.compile(r"^(?P<category>\w+):\s*(?P<text>.+?)\s+--\s+(?P<reason>.+)$")
 _REASONED_RE = re.compile(r"^(?P<value>\S+)\s+--\s+(?P<reason>.+)$")  # `<value> -- <why>`
+# How a benchmark runs its variants (`# method: <kind> -- <why>`); the build words each for readers:
+METHODS = {
+    "interleaved": "every variant in one process, in interleaved rounds",
+    "processes": "each variant in a fresh process, so that no state one leaves (a cache, a plan, compiled code) "
+                 "reaches another",
+    "sequential": "the variants one after another in one process, each measured whole",
+}
 # Machine facts an output may depend on, each recorded with every run (docsys.core.recording, `run`):
 DEPENDENCES = {
     "threads": "torch's intra-op thread count (torch.get_num_threads())",
@@ -81,6 +91,7 @@ class Snippet:
     warns: tuple[DeclaredWarning, ...] = ()
     estimate: float | None = None
     depends: tuple[Dependence, ...] = ()
+    method: tuple[str, str] | None = None  # (a kind of METHODS, why)
     header_lines: int = 0  # leading lines that are machinery, not code for readers
 
     @property
@@ -184,6 +195,15 @@ def _depends(path: Path, values: list[str]) -> tuple[Dependence, ...]:
     return tuple(declared)
 
 
+def _method(path: Path, values: list[str]) -> tuple[str, str] | None:
+    if not values:
+        return None
+    match = _REASONED_RE.match(values[-1])
+    if len(values) > 1 or not match or match["value"] not in METHODS:
+        raise SnippetHeaderError(f"{path}: write one '# method: <kind> -- <why>', a kind of {sorted(METHODS)}")
+    return match["value"], match["reason"]
+
+
 def load(path: Path, root: Path = SNIPPETS_DIR) -> Snippet:
     """Read a snippet's header declarations."""
     fields, count = _header(path)
@@ -203,6 +223,7 @@ def load(path: Path, root: Path = SNIPPETS_DIR) -> Snippet:
         warns=_warns(path, fields.get("warns", [])),
         estimate=float(single["estimate"]) if "estimate" in single else None,
         depends=_depends(path, fields.get("depends", [])),
+        method=_method(path, fields.get("method", [])),
         header_lines=count,
     )
 

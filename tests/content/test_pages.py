@@ -53,6 +53,12 @@ def test_an_output_included_on_its_own_shows_what_was_printed():
     assert not masked, f"included outputs with masked parts (show them with `::: example`): {masked}"
 
 
+def test_every_benchmark_declares_how_it_runs_its_variants():
+    """`# method: <kind> -- <why>` (docsys.core.snippet.METHODS): its table's caption tells readers."""
+    missing = [s.rel for s in SNIPPETS if s.is_benchmark and s.method is None]
+    assert not missing, f"benchmarks without '# method: interleaved|processes|sequential -- <why>': {missing}"
+
+
 def test_gpu_recordings_are_current_or_absent():
     stale = [s.rel for s in SNIPPETS if s.platform == "cuda" and recording.state(s) == recording.STALE]
     assert not stale, (f"GPU snippets changed since their GPU recording: {stale}; re-record them on a GPU "
