@@ -9,7 +9,6 @@ from torch.profiler import ProfilerActivity, profile
 
 torch.manual_seed(0)
 q, k, v = torch.randn(3, 2, 8, 1024, 64, device="cuda").unbind(0)
-print("GPU:", torch.cuda.get_device_name(), "capability", torch.cuda.get_device_capability())
 
 for dtype in (torch.bfloat16, torch.float32):
     with profile(activities=[ProfilerActivity.CPU]) as prof:

@@ -50,7 +50,7 @@ for _ in range(ROUNDS):
     for name, timer in timers.items():
         samples[name].append(timer.timeit(5).mean * 1e3)
 
-print("GPU:", torch.cuda.get_device_name(), "| cuDNN conv fp32 precision:", torch.backends.cudnn.conv.fp32_precision)
+print("cuDNN conv fp32 precision:", torch.backends.cudnn.conv.fp32_precision)
 print("threads: 1")
 print("| variant | train step, batch 64 (ms) | IQR (ms) | runs |")
 print("|---|---:|---:|---:|")

@@ -40,7 +40,6 @@ for _ in range(ROUNDS):
     for name, timer in timers.items():
         samples[name].append(2 * variants[name][0] ** 3 / timer.timeit(10).mean / 1e12)
 
-print("GPU:", torch.cuda.get_device_name())
 print("threads: 1")
 print("| variant | TFLOP/s | IQR (TFLOP/s) | runs | max abs error vs float64 |")
 print("|---|---:|---:|---:|---:|")

@@ -27,7 +27,6 @@ for _ in range(ROUNDS):
     for name, timer in timers.items():
         samples[name].append(timer.timeit(20).mean * 1e3)
 
-print("GPU:", torch.cuda.get_device_name())
 print("threads: 1")
 print("| variant | optimizer.step() (ms) | IQR (ms) | runs |")
 print("|---|---:|---:|---:|")
