@@ -42,6 +42,10 @@ from docsys.core.text import ExampleDirective, example_directives, inside_fences
 log = logging.getLogger("mkdocs.extensions.examples")
 BENCHMARKS_RE = re.compile(r"^(?P<indent>[ \t]*):::[ \t]+benchmarks[ \t]*$")
 OPTIONS = {"title", "plot"}
+# kineto, torch's profiler backend, logs `USDT:<time> <pid>:<tid> SyncActivityProfilerHandler.cpp:52]
+# profiler_start` (and `profiler_stop`) on stderr whenever a profiler starts and stops (pytorch/kineto#1325),
+# whatever the program does: an output block leaves those lines out and says so under it.
+PROFILER_LOG_RE = re.compile(r"^(?:\[rank\d+\] )?USDT:.*\] profiler_(?:start|stop)\s*$")
 # A recorded output included on its own (getting-started shows the output of a command it runs):
 # its snippet counts for the page's "verified with" stamp.
 OUT_INCLUDE_RE = re.compile(r'^\s*--8<--\s+"(?P<target>[^"]+)\.out"\s*$')
@@ -167,9 +171,12 @@ class ExamplePreprocessor(Preprocessor):
                 rendered = ""
             parts += [indent + row if row else "" for row in rendered.split("\n")] + [""]
             output = tables.other_lines(output)
+        lines = output.rstrip("\n").split("\n")
+        shown = [line for line in lines if not PROFILER_LOG_RE.match(line)]
         if output.strip():
             title = s["output_ranks"].format(command=snippet.reader_command()) if snippet.torchrun else s["output"]
-            parts = _fence(indent, f'text title="{title}"', output.rstrip("\n").split("\n")) + parts
+            note = [indent + s["profiler_log_left_out"].format(count=len(lines) - len(shown)), ""]
+            parts = _fence(indent, f'text title="{title}"', shown) + (note if len(shown) < len(lines) else []) + parts
         if snippet.depends and snippet.platform == "cpu":
             parts += [indent + self._recorded_where(snippet, rec), ""]
         if snippet.platform == "cuda" and not snippet.is_benchmark:

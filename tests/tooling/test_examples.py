@@ -59,3 +59,20 @@ def test_a_stale_recording_is_a_warning(fixture_copy):
     snippet = fixture_copy / "snippets" / "demo" / "hello.py"
     snippet.write_text(snippet.read_text() + "# a comment changes the source\n")
     assert any("demo/hello.py: recording is stale" in w for w in warnings_of(build_copy(fixture_copy)))
+
+
+def test_the_profilers_own_log_lines_are_left_out_of_an_output_block_and_said_so(fixture_copy):
+    from docsys.core.snippet import load
+    from docsys.core.verdict import check
+
+    snippet = fixture_copy / "snippets" / "demo" / "profiled.py"
+    snippet.write_text('import sys\nprint("USDT:2026-12-01 16:50:03 3967:3967 SyncActivityProfilerHandler.cpp:52] '
+                       'profiler_start", file=sys.stderr)\nprint("rows: 3")\n')
+    assert check(load(snippet, fixture_copy / "snippets"), update=True).ok
+    for lang in ("en", "zh"):
+        page = fixture_copy / "docs" / lang / "demo.md"
+        page.write_text(page.read_text() + "\n::: example demo/profiled.py\n")
+    built = build_copy(fixture_copy)
+    text = text_of((built.path / "demo" / "index.html").read_text(encoding="utf-8"))
+    assert "rows: 3" in text and "Left out above: 1 lines" in text
+    assert text.count("USDT:2026") == 1, "in the code shown, not in its output"
