@@ -1,5 +1,6 @@
 # marks: slow
 # timeout: 300
+# method: interleaved -- a slow moment hits every implementation and length; saved bytes are counted once, untimed
 import math
 import statistics
 

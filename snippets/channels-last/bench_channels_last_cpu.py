@@ -1,4 +1,5 @@
 # timeout: 180
+# method: interleaved -- both layouts alternate in rounds on the same weights and input, so a slow moment hits both
 import statistics
 
 import torch

@@ -1,5 +1,6 @@
 # marks: cuda
 # estimate: 30
+# method: interleaved -- the four layout/precision train steps alternate in rounds, so a GPU clock change hits all
 import contextlib
 import statistics
 

@@ -1,5 +1,6 @@
 # marks: cuda
 # estimate: 30
+# method: interleaved -- eager calls and graph replays alternate in rounds; the graphs are captured once, before timing
 import copy
 import statistics
 

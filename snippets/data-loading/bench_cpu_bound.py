@@ -1,5 +1,6 @@
 # marks: slow
 # timeout: 120
+# method: sequential -- each num_workers is timed over whole epochs, after a warm-up epoch that starts its workers
 import statistics
 import time
 import warnings

@@ -1,5 +1,6 @@
 # marks: cuda
 # estimate: 30
+# method: sequential -- each loader is timed over whole epochs, after a warm-up epoch that starts its workers and CUDA
 import statistics
 import time
 

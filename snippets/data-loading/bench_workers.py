@@ -1,6 +1,7 @@
 # marks: slow
 # timeout: 120
 # figure: timeline=timeline
+# method: sequential -- each num_workers is timed over whole epochs after a warm-up one; the last feeds the timeline
 import statistics
 import time
 import warnings

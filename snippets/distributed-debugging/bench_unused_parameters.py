@@ -1,6 +1,7 @@
 # marks: distributed slow
 # timeout: 120
 # launch: python
+# method: interleaved -- the three DDP setups alternate in rounds in the same two torchrun ranks; round 0 is warm-up
 import contextlib
 import gc
 import json

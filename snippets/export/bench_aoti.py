@@ -1,6 +1,7 @@
 # marks: slow
 # timeout: 600
 # warns: FutureWarning: isinstance(treespec, LeafSpec) -- raised inside torch 2.13's AOTInductor, not by this code
+# method: interleaved -- eager and the package alternate in rounds; a new process only shows the package runs alone
 import statistics
 import subprocess
 import sys

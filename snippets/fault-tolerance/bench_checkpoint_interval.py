@@ -1,5 +1,6 @@
 # marks: slow
 # timeout: 120
+# method: interleaved -- each round trains every interval from scratch into a fresh folder, so a slow disk hits all
 import statistics
 import tempfile
 import time

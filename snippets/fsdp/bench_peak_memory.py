@@ -1,6 +1,7 @@
 # marks: distributed slow
 # timeout: 200
 # launch: python
+# method: interleaved -- each round builds every variant afresh in the same two ranks; peaks come from profiler events
 import contextlib
 import functools
 import gc

@@ -1,5 +1,6 @@
 # marks: cuda
 # estimate: 20
+# method: processes -- PYTORCH_CUDA_ALLOC_CONF is read once per process, and each needs an empty caching allocator
 import json
 import os
 import subprocess

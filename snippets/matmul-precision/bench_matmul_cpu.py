@@ -1,4 +1,5 @@
 # timeout: 180
+# method: interleaved -- each run sets its own precision, so the variants alternate in rounds; errors are taken once
 import statistics
 
 import torch

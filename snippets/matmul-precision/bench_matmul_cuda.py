@@ -1,5 +1,6 @@
 # marks: cuda
 # estimate: 30
+# method: interleaved -- each run sets its own fp32 precision, so the six matmuls alternate and share GPU clock changes
 import statistics
 
 import torch

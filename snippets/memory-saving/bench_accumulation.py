@@ -1,5 +1,6 @@
 # marks: slow
 # timeout: 120
+# method: interleaved -- both step shapes alternate in rounds on one model; saved bytes are counted afterwards, untimed
 import statistics
 
 import torch

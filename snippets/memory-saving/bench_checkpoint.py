@@ -1,5 +1,6 @@
 # marks: slow
 # timeout: 120
+# method: interleaved -- both variants alternate in rounds on the same blocks; saved bytes are counted after
 import statistics
 
 import torch

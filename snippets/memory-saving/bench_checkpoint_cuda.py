@@ -1,5 +1,6 @@
 # marks: cuda
 # estimate: 30
+# method: interleaved -- both alternate in rounds on the same blocks; each peak is measured after, from a reset counter
 import statistics
 
 import torch

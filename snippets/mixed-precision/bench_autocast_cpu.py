@@ -1,5 +1,6 @@
 # marks: slow
 # timeout: 120
+# method: interleaved -- train step and forward of every precision alternate in rounds, so a slow moment hits them all
 import contextlib
 import copy
 import statistics

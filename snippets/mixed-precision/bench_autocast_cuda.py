@@ -1,5 +1,6 @@
 # marks: cuda
 # estimate: 30
+# method: interleaved -- the three precisions share one model and alternate in rounds, so a GPU clock change hits all
 import contextlib
 import statistics
 

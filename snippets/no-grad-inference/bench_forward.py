@@ -1,5 +1,6 @@
 # marks: slow
 # timeout: 120
+# method: interleaved -- each forward sets its own mode and grad context, so the four alternate in rounds on one model
 import statistics
 
 import torch

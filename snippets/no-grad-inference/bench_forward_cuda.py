@@ -1,5 +1,6 @@
 # marks: cuda
 # estimate: 20
+# method: interleaved -- the four modes alternate in rounds on one model; each peak is measured afterwards, untimed
 import statistics
 
 import torch

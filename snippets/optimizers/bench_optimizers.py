@@ -1,4 +1,5 @@
 # timeout: 300
+# method: interleaved -- the three AdamW implementations alternate in rounds; their operators are profiled once before
 import statistics
 
 import torch

@@ -1,5 +1,6 @@
 # marks: cuda
 # estimate: 15
+# method: interleaved -- the three AdamW implementations alternate in rounds, each on its own identical model
 import statistics
 
 import torch

@@ -1,5 +1,6 @@
 # marks: slow
 # timeout: 120
+# method: interleaved -- 1 and 2 threads alternate in rounds, so another process's load hits both thread counts
 import statistics
 
 import torch

@@ -1,3 +1,4 @@
+# method: interleaved -- the four loads alternate in rounds, each from trimmed memory and the page-cached file
 import ctypes
 import gc
 import os

@@ -1,5 +1,6 @@
 # marks: slow
 # timeout: 300
+# method: processes -- a first call is a first only in a new process; the warm-cache one reuses the cold one's cache
 import json
 import os
 import statistics

@@ -1,5 +1,6 @@
 # marks: slow
 # timeout: 600
+# method: processes -- each compiled variant gets a new process and empty inductor cache; eager runs in the parent
 import json
 import os
 import statistics
