@@ -4,9 +4,10 @@ Pygments is the largest part of a warm build: about 800 code blocks (snippets an
 both languages) take ~2.5 s of a ~4.7 s build. pymdownx.highlight's `Highlight.highlight` is a pure
 function of its arguments (the code, its language, line numbers, the block's count on the page …)
 and of the extension's options; its result is kept in `.cache/highlight.json`, keyed by a hash of
-all of these and of the Pygments and pymdownx versions. Only the blocks of the last build are kept,
-so the file does not grow — under `mkdocs serve` too, where one process builds again after every
-edit: each build starts from the blocks of the one before (on_config). It is replaced atomically.
+all of these and of the Pygments and pymdownx versions. Only the blocks of the last two configured
+builds are kept — mkdocs-static-i18n configures one per language, so that is the last whole build —
+and the file does not grow, under `mkdocs serve` too, where one process builds again after every edit.
+It is replaced atomically.
 """
 
 from __future__ import annotations
@@ -29,6 +30,8 @@ _UNSTABLE = {"md"}  # the Markdown instance: an object address, and no option of
 _original = highlight.Highlight.highlight
 _previous: dict[str, str] = {}
 _current: dict[str, str] = {}
+_used: dict[str, int] = {}  # key -> the configured build (on_config's count) that last used it
+_build = 0
 _path: Path | None = None
 
 
@@ -45,18 +48,17 @@ def _cached_highlight(self, *args, **kwargs):
         html = _original(self, *args, **kwargs)
         if not isinstance(html, str):  # inline code comes back as an element: not worth keeping
             return html
-    _current[key] = html
+    _current[key], _used[key] = html, _build
     return html
 
 
 def on_config(config: MkDocsConfig) -> MkDocsConfig:
-    global _path
+    global _path, _build
     _path = project_dir(config) / CACHE_FILE
-    if _current:  # a rebuild in the same process (mkdocs serve): the last build's blocks, no older ones
-        _previous.clear()
-        _previous.update(_current)
-        _current.clear()
-    elif not _previous and _path.exists():
+    _build += 1
+    for key in [key for key, build in _used.items() if build < _build - 1]:  # used by neither language's build
+        del _current[key], _used[key]
+    if not _previous and _path.exists():
         try:
             _previous.update(json.loads(_path.read_text(encoding="utf-8")))
         except (ValueError, TypeError):

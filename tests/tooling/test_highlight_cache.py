@@ -19,6 +19,7 @@ def hook(tmp_path, monkeypatch):
     monkeypatch.setattr(highlight.Highlight, "highlight", highlight_cache._original)
     monkeypatch.setattr(highlight_cache, "_previous", {})
     monkeypatch.setattr(highlight_cache, "_current", {})
+    monkeypatch.setattr(highlight_cache, "_used", {})
     config = SimpleNamespace(config_file_path=str(tmp_path / "mkdocs.yml"))
     yield config, tmp_path / highlight_cache.CACHE_FILE
 
@@ -34,6 +35,7 @@ def _restart():
     """A new `mkdocs build` process: nothing kept in memory."""
     highlight_cache._previous.clear()
     highlight_cache._current.clear()
+    highlight_cache._used.clear()
 
 
 def test_a_warm_build_gives_the_same_html_without_running_pygments(hook, monkeypatch):
@@ -67,8 +69,8 @@ def test_a_damaged_cache_is_rebuilt_not_trusted(hook):
 
 
 def test_under_serve_each_rebuild_keeps_only_its_own_blocks(hook):
-    """`mkdocs serve` builds again in the same process after every edit: the cache holds the last build's
-    blocks, not every version of an edited block."""
+    """`mkdocs serve` builds again in the same process after every edit: the cache holds the blocks of the
+    last two configured builds (one per language), not every version of an edited block."""
     global PAGE
     config, cache = hook
     original = PAGE
@@ -76,6 +78,27 @@ def test_under_serve_each_rebuild_keeps_only_its_own_blocks(hook):
         for n in range(4):  # four edits of one block, no restart
             PAGE = f"```python\nx = torch.ones({n})\n```\n"
             _build(config)
-        assert len(json.loads(cache.read_text())) == 1 and len(highlight_cache._previous) <= 1
+        assert len(json.loads(cache.read_text())) == 2
+    finally:
+        PAGE = original
+
+
+def test_a_build_of_two_languages_keeps_both_languages_blocks(hook, monkeypatch):
+    """mkdocs-static-i18n configures a build per language in one process: the second must not drop the first's
+    blocks (seen once: the zh build cleared them, and every warm build highlighted all en blocks again)."""
+    global PAGE
+    config, _ = hook
+    original = PAGE
+    try:
+        for code in ("x = 1", "y = 2"):  # en, then zh, in one `mkdocs build`
+            PAGE = f"```python\n{code}\n```\n"
+            _build(config)
+        _restart()
+        calls = []
+        monkeypatch.setattr(highlight_cache, "_original", lambda *a, **k: calls.append(a) or "never used")
+        for code in ("x = 1", "y = 2"):
+            PAGE = f"```python\n{code}\n```\n"
+            _build(config)
+        assert calls == []
     finally:
         PAGE = original
