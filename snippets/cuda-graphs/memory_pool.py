@@ -36,8 +36,9 @@ side.wait_stream(torch.cuda.current_stream())
 with torch.cuda.stream(side):
     layer(x)
 torch.cuda.current_stream().wait_stream(side)
-throwaway = capture()  # the first capture also allocates cuBLAS's workspace, in its own pool: not counted below
-del throwaway
+# The first capture also allocates cuBLAS's workspace for the capture stream, in its own pool. Kept alive: freeing
+# a graph frees that workspace too (CUDAGraph::reset), and the next capture would allocate it again in its pool.
+first_capture = capture()
 
 print("one 2048x2048 float32 tensor (MiB):", x.nbytes / 2**20)
 print("two graphs, a private pool each, reserve (MiB):", reserved_by_two_graphs(shared=False))
