@@ -1,4 +1,4 @@
-# depends: isa -- oneDNN takes "medium" float32 matmuls only with bf16 dot products; kernel names the ISA
+# depends: isa -- "medium" sends float32 matmuls to oneDNN only with AVX-512 or AVX-NE-CONVERT; kernels name the ISA
 import os
 import sys
 import tempfile
