@@ -38,7 +38,7 @@ def markdown_table(table: bench.Table) -> str:
 def default_plot(table: bench.Table) -> str | None:
     """The first numeric column that is a measurement, not a spread or a repeat count."""
     for i, column in enumerate(table.columns[1:], start=1):
-        if column.startswith("IQR") or column == "runs":
+        if column.startswith("IQR") or column in ("runs", "threads"):  # a setting, not a measurement
             continue
         if all(bench.number(row[i]) is not None for row in table.rows):
             return column

@@ -76,3 +76,12 @@ def test_the_profilers_own_log_lines_are_left_out_of_an_output_block_and_said_so
     text = text_of((built.path / "demo" / "index.html").read_text(encoding="utf-8"))
     assert "rows: 3" in text and "Left out above: 1 lines" in text
     assert text.count("USDT:2026") == 1, "in the code shown, not in its output"
+
+
+def test_a_benchmark_chart_plots_a_measurement_not_a_setting():
+    """The default chart column skips spreads, repeat counts and a `threads` column (profiling/bench_threads)."""
+    from docsys.build.tables import default_plot
+    from docsys.core.bench import Table
+
+    table = Table(["variant", "threads", "median (us)", "IQR (us)", "runs"], [["a", "1", "5.0", "0.1", "9"]])
+    assert default_plot(table) == "median (us)"
