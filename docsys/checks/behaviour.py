@@ -5,17 +5,16 @@ falls back, what is silent or ignored, what holds only somewhere (BEHAVIOUR belo
 carries its evidence (docsys.build.evidence, which checks it when the site is built):
 `<!-- shown: <snippet> "<text of its output>" -->`, `<!-- source: ... -->`, or a claim token
 (`{{ ratio: ... }}` / `{{ value: ... }}`, docsys.build.claims). Code, HTML comments, headings and the
-front matter are not prose (docsys.checks.comparatives.paragraphs). The glossary pages define terms;
+front matter are not prose (docsys.checks.prose). The glossary pages define terms;
 they are read too.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from pathlib import Path
 
-from docsys.checks.comparatives import paragraphs
+from docsys.checks.prose import Finding, lint, lint_tree
 from docsys.core.text import EVIDENCE_RE, TOKEN_RE
 
 BEHAVIOUR = re.compile(
@@ -24,22 +23,9 @@ BEHAVIOUR = re.compile(
     r"|默认|总是|始终|从不|从来不|永远不|回退|静默|悄悄|只在|仅在|被忽略|忽略掉",
     re.I,
 )
-_INLINE_CODE = re.compile(r"(`+)(?:(?!\1).)+?\1")
-_COMMENT = re.compile(r"<!--.*?-->", re.S)
+PROBLEM = ("a statement about PyTorch's behaviour without evidence: add "
+           '<!-- shown: <snippet> "<its output>" --> or <!-- source: ... -->')
 _EVIDENCE = ("shown", "source")
-
-
-@dataclass(frozen=True)
-class Finding:
-    page: str
-    line: int
-    words: tuple[str, ...]
-    text: str
-
-    def __str__(self) -> str:
-        return (f"{self.page}:{self.line}: {', '.join(self.words)}: a statement about PyTorch's behaviour "
-                f'without evidence: add <!-- shown: <snippet> "<its output>" --> or <!-- source: ... -->\n'
-                f"    {self.text[:140]}")
 
 
 def has_evidence(block: str) -> bool:
@@ -47,22 +33,11 @@ def has_evidence(block: str) -> bool:
 
 
 def check_text(text: str, label: str) -> list[Finding]:
-    findings = []
-    for line, block in paragraphs(text):
-        if has_evidence(block):
-            continue
-        prose = _INLINE_CODE.sub(" ", _COMMENT.sub(" ", block))
-        words = tuple(dict.fromkeys(m[0].lower() for m in BEHAVIOUR.finditer(prose)))
-        if words:
-            findings.append(Finding(label, line, words, " ".join(block.split())))
-    return findings
+    return lint(text, label, BEHAVIOUR, has_evidence, PROBLEM, fold=str.lower)
 
 
 def check_tree(docs_dir: Path) -> list[Finding]:
-    findings = []
-    for page in sorted(docs_dir.rglob("*.md")):
-        findings += check_text(page.read_text(encoding="utf-8"), page.relative_to(docs_dir).as_posix())
-    return findings
+    return lint_tree(docs_dir, check_text)
 
 
 def counts(findings: list[Finding]) -> dict[str, int]:

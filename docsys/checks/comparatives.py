@@ -9,17 +9,16 @@ or when it carries, anywhere in it, a marker with its reason:
 
 The marker is invisible to readers and says why the comparison needs no measurement here (a
 general fact, with a link to the official docs in the paragraph). Code (fences and inline), HTML
-comments, headings and the front matter are not prose; names that contain a word are not
+comments, headings and the front matter are not prose (docsys.checks.prose); names that contain a word are not
 comparisons (memory-saving and saving-loading are slugs, "Saving and loading" a page title).
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from pathlib import Path
 
-from docsys.core.text import inside_fences
+from docsys.checks.prose import Finding, lint, lint_tree
 
 COMPARATIVE = re.compile(
     r"\b(?:faster|slower|quicker|speed-?ups?|speeds? up|slows? down|cheaper|costlier"
@@ -31,55 +30,13 @@ COMPARATIVE = re.compile(
 )
 TOKEN = re.compile(r"\{\{\s*(?:ratio|value):")
 MARKER = re.compile(r"<!--\s*general:\s*\S[^>]*-->")
-_INLINE_CODE = re.compile(r"(`+)(?:(?!\1).)+?\1")
-_COMMENT = re.compile(r"<!--.*?-->", re.S)
-_FRONT_MATTER = re.compile(r"\A---\n.*?\n---\n", re.S)
-
-
-@dataclass(frozen=True)
-class Finding:
-    page: str
-    line: int
-    words: tuple[str, ...]
-    text: str
-
-    def __str__(self) -> str:
-        return (f"{self.page}:{self.line}: {', '.join(self.words)} without a measurement: bind it with "
-                f"{{{{ ratio: ... }}}} / {{{{ value: ... }}}}, or mark a general fact <!-- general: why -->\n"
-                f"    {self.text[:140]}")
-
-
-def paragraphs(text: str) -> list[tuple[int, str]]:
-    """(first line number, text) of each prose block: blank-line separated, fences and headings left out."""
-    body = _FRONT_MATTER.sub(lambda m: "\n" * m[0].count("\n"), text)
-    lines = body.split("\n")
-    fenced = inside_fences(lines)
-    blocks, current, start = [], [], 0
-    for i, line in enumerate([*lines, ""]):
-        prose = i < len(lines) and i not in fenced and line.strip() and not line.lstrip().startswith("#")
-        if prose:
-            start = i if not current else start
-            current.append(line)
-        elif current:
-            blocks.append((start + 1, "\n".join(current)))
-            current = []
-    return blocks
+PROBLEM = ("without a measurement: bind it with {{ ratio: ... }} / {{ value: ... }}, or mark a general fact "
+           "<!-- general: why -->")
 
 
 def check_text(text: str, label: str) -> list[Finding]:
-    findings = []
-    for line, block in paragraphs(text):
-        if TOKEN.search(block) or MARKER.search(block):
-            continue
-        prose = _INLINE_CODE.sub(" ", _COMMENT.sub(" ", block))
-        words = tuple(dict.fromkeys(m[0] for m in COMPARATIVE.finditer(prose)))
-        if words:
-            findings.append(Finding(label, line, words, " ".join(block.split())))
-    return findings
+    return lint(text, label, COMPARATIVE, lambda block: bool(TOKEN.search(block) or MARKER.search(block)), PROBLEM)
 
 
 def check_tree(docs_dir: Path) -> list[Finding]:
-    findings = []
-    for page in sorted(docs_dir.rglob("*.md")):
-        findings += check_text(page.read_text(encoding="utf-8"), page.relative_to(docs_dir).as_posix())
-    return findings
+    return lint_tree(docs_dir, check_text)

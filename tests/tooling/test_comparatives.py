@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from docsys.checks.comparatives import check_text, paragraphs
+from docsys.checks.comparatives import check_text
+from docsys.checks.prose import paragraphs
 
 PAGE = """---
 description: faster training (front matter is not prose)
