@@ -39,6 +39,7 @@ from docsys.build import notebook_css
 from docsys.build.config import language, project_dir
 from docsys.build.files import write_atomically
 from docsys.build.stamp import stamp
+from docsys.build.strings import strings
 from docsys.core.paths import DEFAULT_LANG, LANGS, page_lang
 from docsys.core.recording import Record
 from docsys.core.snippet import source_sha256
@@ -125,13 +126,20 @@ def on_page_content(html: str, page, config: MkDocsConfig, files: Files) -> str:
 
 
 def _with_stamp(html: str, source: Path, lang: str) -> str:
-    """The "verified with" stamp (docsys.build.stamp) after the notebook's title."""
-    rec = notebook.record_path(source)
-    if not rec.exists():
+    """The "verified with" stamp (docsys.build.stamp) after the notebook's title, and the machine its
+    measurements come from: the notebook prints none of it (an output holds what the code computes)."""
+    path = notebook.record_path(source)
+    if not path.exists():
         return html
-    stamp_html, _ = stamp([Record(json.loads(rec.read_text(encoding="utf-8")))], False, lang)
+    rec = Record(json.loads(path.read_text(encoding="utf-8")))
+    stamp_html, _ = stamp([rec], False, lang)
     end = html.find("</h1>")
-    return html if end < 0 or stamp_html is None else html[: end + 5] + stamp_html + html[end + 5 :]
+    if end < 0 or stamp_html is None:
+        return html
+    s, host = strings(lang), rec.host
+    where = s["measured_notebook"].format(cpu=host["cpu"], cores=host["cores"], torch=rec.torch, date=rec.date,
+                                          isa=", ".join(host.get("isa") or []) or s["isa_none"])
+    return html[: end + 5] + stamp_html + f'<p class="bench-caption">{escape(where)}</p>' + html[end + 5 :]
 
 
 def _with_alt_text(html: str, source: Path, lang: str) -> str:
