@@ -15,7 +15,8 @@
 # at a time, to a single training loop — a small multilayer perceptron on synthetic data —
 # and measures every stage in the same run, on the machine that executed it. Nothing here is
 # an estimate: the table and the plot at the end are computed from the measurements above
-# them, and the notebook was executed when the site was built.
+# them, and what you read is one recorded execution of this notebook, on the machine named under
+# the title; the tests execute it again and compare what it prints.
 #
 # [Download this notebook (.ipynb)](speed-up-training.ipynb). It runs on the CPU by default
 # and takes the CUDA path by itself on a machine with a GPU.
@@ -23,7 +24,7 @@
 # %% [markdown] lang="zh"
 # # 一步步加速一个训练循环
 #
-# 本指南的其他页面各讲一种技术；这个 notebook 则把它们逐一用到同一个训练循环上——一个在合成数据上训练的小型多层感知机——并在同一次运行中、在执行它的机器上测量每个阶段。这里没有任何估算：末尾的表格和图都由前面的测量结果计算得出，而 notebook 本身是在构建网站时执行的。
+# 本指南的其他页面各讲一种技术；这个 notebook 则把它们逐一用到同一个训练循环上——一个在合成数据上训练的小型多层感知机——并在同一次运行中、在执行它的机器上测量每个阶段。这里没有任何估算：末尾的表格和图都由前面的测量结果计算得出；你读到的是这个 notebook 的一次录制下来的执行，所用机器写在标题下方，测试会再次执行它并比对它打印的内容。
 #
 # [下载此 notebook（.ipynb）](speed-up-training.ipynb)。它默认在 CPU 上运行；在有 GPU 的机器上会自动走 CUDA 路径。
 
