@@ -191,9 +191,9 @@ class ExamplePreprocessor(Preprocessor):
         """Where a machine-dependent output (`# depends:`) was recorded, under it."""
         s, host, run = strings(self.lang), rec.host, rec.data.get("run") or {}
         facts = s["list_separator"].join(d.fact for d in snippet.depends)
-        line = s["recorded_cpu"].format(cpu=host["cpu"], cores=host["cores"], isa=", ".join(host.get("isa") or [])
-                                        or s["isa_none"], capability=run.get("cpu_capability", "?"),
-                                        threads=run.get("threads", "?"), torch=rec.torch, date=rec.date, facts=facts)
+        line = s["recorded_cpu"].format(cpu=host["cpu"], cores=host["cores"], isa=tables.isa_words(host, self.lang),
+                                        capability=run.get("cpu_capability", "?"), threads=run.get("threads", "?"),
+                                        torch=rec.torch, date=rec.date, facts=facts)
         return f'<p class="bench-caption">{html.escape(line)}</p>'
 
 

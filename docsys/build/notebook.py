@@ -40,6 +40,7 @@ from docsys.build.config import language, project_dir
 from docsys.build.files import write_atomically
 from docsys.build.stamp import stamp
 from docsys.build.strings import strings
+from docsys.build.tables import isa_words
 from docsys.core.paths import DEFAULT_LANG, LANGS, page_lang
 from docsys.core.recording import Record
 from docsys.core.snippet import source_sha256
@@ -138,7 +139,7 @@ def _with_stamp(html: str, source: Path, lang: str) -> str:
         return html
     s, host = strings(lang), rec.host
     where = s["measured_notebook"].format(cpu=host["cpu"], cores=host["cores"], torch=rec.torch, date=rec.date,
-                                          isa=", ".join(host.get("isa") or []) or s["isa_none"])
+                                          isa=isa_words(host, lang))
     return html[: end + 5] + stamp_html + f'<p class="bench-caption">{escape(where)}</p>' + html[end + 5 :]
 
 

@@ -15,13 +15,18 @@ from docsys.core import bench, recording
 from docsys.core.snippet import Snippet, discover
 
 
+def isa_words(host: dict, lang: str) -> str:
+    """The recording CPU's ISA features as a caption lists them (`avx2, avx512f`, or "no AVX-512")."""
+    return ", ".join(host.get("isa") or []) or strings(lang)["isa_none"]
+
+
 def caption(rec: recording.Record, lang: str) -> str:
     s, host, sw = strings(lang), rec.host, rec.data["software"]
     if rec.platform == "cuda":
         where = s["measured_gpu"].format(gpu=host["gpu"], driver=host.get("driver") or "?", cuda=sw["cuda"],
                                          torch=sw["torch"], date=rec.date)
     else:
-        isa = ", ".join(host.get("isa") or []) or s["isa_none"]
+        isa = isa_words(host, lang)
         key = "measured_cpu" if rec.threads else "measured_cpu_threads_column"
         where = s[key].format(cpu=host["cpu"], cores=host["cores"], isa=isa, threads=rec.threads,
                               torch=sw["torch"], date=rec.date)

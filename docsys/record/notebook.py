@@ -7,7 +7,6 @@ the run, and the recording is refused when either exceeds the limit (docsys.core
 
 from __future__ import annotations
 
-import json
 import time
 
 import nbformat
@@ -16,7 +15,7 @@ from docsys import notebook
 from docsys.core import verdict
 from docsys.core.paths import ROOT
 from docsys.core.processes import idle_load
-from docsys.core.recording import provenance
+from docsys.core.recording import provenance, record_text
 from docsys.core.snippet import Snippet
 
 
@@ -39,5 +38,5 @@ def record(source_rel: str) -> tuple[bool, str]:
     notebook.compared_path(source).write_text(notebook.compared_text(notebook.text_outputs(run)), encoding="utf-8")
     load = {"before": before.as_dict(), "after": after.as_dict(), "limit_cores": verdict.LOAD_LIMIT}
     prov = provenance(Snippet(path=source, root=ROOT), seconds, {"load": load})
-    notebook.record_path(source).write_text(json.dumps(prov, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    notebook.record_path(source).write_text(record_text(prov), encoding="utf-8")
     return True, f"recorded {source_rel} ({seconds:.1f} s)"
