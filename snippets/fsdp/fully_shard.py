@@ -90,7 +90,8 @@ same = all(
 )
 print("after one Adam step, FSDP parameters equal DDP's:", same)
 
-del ddp_model, fsdp_model, optimizers, optimizer, model, weight, x, y, buckets
+buckets.clear()
+del ddp_model, fsdp_model, optimizers, optimizer, model, weight, x, y
 gc.collect()
 dist.barrier()
 dist.destroy_process_group()
