@@ -33,9 +33,9 @@ VARIANTS = {
 }
 
 
-def peak_allocated(work):
-    """Most bytes allocated inside `work` and alive at one moment: the running sum of the sizes in the
-    profiler's allocation and free events, in time order, at its highest."""
+def allocated(work):
+    """Bytes allocated inside `work`: the running sum of the sizes in the profiler's allocation and free
+    events, in time order, at its highest (the peak) and at its end (what `work` left allocated)."""
     with profile(activities=[ProfilerActivity.CPU], profile_memory=True) as prof:
         result = work()
     stack, sizes = list(prof.profiler.kineto_results.experimental_event_tree()), []
@@ -44,7 +44,8 @@ def peak_allocated(work):
         stack.extend(event.children)
         if event.tag == _EventType.Allocation:
             sizes.append((event.start_time_ns, event.extra_fields.alloc_size))
-    return max(itertools.accumulate(size for _, size in sorted(sizes)), default=0), result
+    running = list(itertools.accumulate(size for _, size in sorted(sizes))) or [0]
+    return max(running), running[-1], result
 
 
 def build(mesh, ddp=False, meta=False, reshard_after_forward=True):
@@ -77,14 +78,14 @@ def train_step(model, optimizer, x):
 
 
 def measure(mesh, options, x):
-    construction, model = peak_allocated(lambda: build(mesh, **options))
+    construction, built, model = allocated(lambda: build(mesh, **options))
     optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
     step = functools.partial(train_step, model, optimizer, x)
     step()
-    at_rest = local_bytes(model.parameters()) + local_bytes(
-        t for state in optimizer.state.values() for t in state.values() if t.dim() > 0)
+    # what the wrapper keeps (DDP: the parameters and its gradient buckets; FSDP2: the shards), and Adam's state
+    at_rest = built + local_bytes(t for state in optimizer.state.values() for t in state.values() if t.dim() > 0)
     before = len(pickle.loads(torch._C._distributed_c10d._dump_fr_trace())["entries"])
-    during_step, _ = peak_allocated(step)
+    during_step, _, _ = allocated(step)
     entries = pickle.loads(torch._C._distributed_c10d._dump_fr_trace())["entries"][before:]
     all_gathers = sum(e["profiling_name"].endswith("all_gather") for e in entries)
     return construction, at_rest, at_rest + during_step, all_gathers

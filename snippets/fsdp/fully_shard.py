@@ -7,6 +7,7 @@ import os
 import torch
 import torch.distributed as dist
 from torch import nn
+from torch.distributed.algorithms.ddp_comm_hooks.default_hooks import allreduce_hook
 from torch.distributed.device_mesh import init_device_mesh
 from torch.distributed.fsdp import fully_shard
 from torch.distributed.tensor import DTensor
@@ -45,6 +46,15 @@ def mib(tensors):
 
 
 ddp_model = DDP(build(), device_ids=[device] if backend == "nccl" else None)
+buckets = []
+
+
+def allreduce_and_count(process_group, bucket):
+    buckets.append(bucket.buffer())
+    return allreduce_hook(process_group, bucket)
+
+
+ddp_model.register_comm_hook(None, allreduce_and_count)
 fsdp_model = build()
 for layer in fsdp_model:
     if isinstance(layer, nn.Linear):
@@ -72,6 +82,7 @@ for name, get in (
 ):
     ddp_mib, fsdp_mib = get(ddp_model, optimizers[0]), get(fsdp_model, optimizers[1])
     print(f"{name:<22}{ddp_mib:6.2f}  {fsdp_mib:6.2f}")
+print(f"{'DDP gradient buckets':<22}{mib(buckets):6.2f}       -")
 
 same = all(
     torch.allclose(p.full_tensor(), q, atol=1e-6)
@@ -79,6 +90,7 @@ same = all(
 )
 print("after one Adam step, FSDP parameters equal DDP's:", same)
 
+buckets.clear()
 del ddp_model, fsdp_model, optimizers, optimizer, model, weight, x, y
 gc.collect()
 dist.barrier()

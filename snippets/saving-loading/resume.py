@@ -39,6 +39,7 @@ torch.save({
     "optimizer": optimizer.state_dict(),
     "scheduler": scheduler.state_dict(),
     "rng": torch.get_rng_state(),
+    "cuda_rng": torch.cuda.get_rng_state_all(),  # one per GPU; an empty list without one
 }, "checkpoint.pt")
 
 
@@ -52,6 +53,7 @@ def resume(restore):
         scheduler.load_state_dict(checkpoint["scheduler"])
     if "rng" in restore:
         torch.set_rng_state(checkpoint["rng"])
+        torch.cuda.set_rng_state_all(checkpoint["cuda_rng"])
     train(model, optimizer, scheduler, range(checkpoint["step"], 6))
     same = all(torch.equal(p, q) for p, q in zip(model.parameters(), uninterrupted, strict=True))
     print(f"model + {' + '.join(restore)}: identical to uninterrupted: {same}, lr {scheduler.get_last_lr()[0]:.4f}")
