@@ -14,7 +14,7 @@ torch.manual_seed(0)
 x = torch.randn(8, 512)
 
 
-def buckets_per_iteration(bucket_cap_mb):
+def buckets_per_iteration(bucket_cap_mb, x):
     """The size in MiB of each bucket DDP all-reduces, in the first and the second backward pass."""
     model = DDP(nn.Sequential(*(nn.Linear(512, 512) for _ in range(4))), bucket_cap_mb=bucket_cap_mb)
     sizes = []
@@ -33,7 +33,7 @@ def buckets_per_iteration(bucket_cap_mb):
 
 
 for cap in (None, 1):
-    first, second = buckets_per_iteration(cap)
+    first, second = buckets_per_iteration(cap, x)
     if dist.get_rank() == 0:
         print(f"bucket_cap_mb={cap}: iteration 1 all-reduces {first} MiB; iteration 2 all-reduces {second} MiB")
 

@@ -49,7 +49,8 @@ else:
         print(f"after {time.monotonic() - start:.0f} s: RuntimeError: {error}")
 
 trace = pickle.loads(torch._C._distributed_c10d._dump_fr_trace())
-print(f"TORCH_FR_BUFFER_SIZE {os.environ.get('TORCH_FR_BUFFER_SIZE', 'not set')}: the flight recorder kept {len(trace['entries'])} entries")
+buffer_size = os.environ.get("TORCH_FR_BUFFER_SIZE", "not set")
+print(f"TORCH_FR_BUFFER_SIZE {buffer_size}: the flight recorder kept {len(trace['entries'])} entries")
 for entry in trace["entries"]:
     if entry["process_group"][1] == "two_second_timeout":
         number, name, sizes = entry["collective_seq_id"], entry["profiling_name"], entry["input_sizes"]
