@@ -1,11 +1,8 @@
 # marks: distributed
 # launch: torchrun --standalone --nproc-per-node=2
-import os
-
-os.environ.setdefault("TORCH_FR_BUFFER_SIZE", "2000")
-
 import contextlib
 import gc
+import os
 import pickle
 import re
 import sys
@@ -39,6 +36,8 @@ rank = dist.get_rank()
 group = dist.new_group(timeout=timedelta(seconds=2), group_desc="two_second_timeout")
 
 x = torch.ones(4)
+for _ in range(2500):
+    dist.all_reduce(x)
 dist.all_reduce(x, group=group)
 if rank == 1:
     time.sleep(3)
@@ -50,6 +49,8 @@ else:
         print(f"after {time.monotonic() - start:.0f} s: RuntimeError: {error}")
 
 trace = pickle.loads(torch._C._distributed_c10d._dump_fr_trace())
+buffer_size = os.environ.get("TORCH_FR_BUFFER_SIZE", "not set")
+print(f"TORCH_FR_BUFFER_SIZE {buffer_size}: the flight recorder kept {len(trace['entries'])} entries")
 for entry in trace["entries"]:
     if entry["process_group"][1] == "two_second_timeout":
         number, name, sizes = entry["collective_seq_id"], entry["profiling_name"], entry["input_sizes"]
