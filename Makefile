@@ -5,6 +5,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 PYTHON_STAMP := $(VENV)/.installed-python
+SERVE_STAMP := $(VENV)/.installed-serve
 
 .PHONY: help setup serve test test-portable check record gpu test-next build lint translation clean
 
@@ -15,16 +16,21 @@ $(PYTHON_STAMP): requirements.txt pyproject.toml scripts/setup.sh
 	bash scripts/setup.sh python
 	@touch $@
 
-$(STAMP): $(PYTHON_STAMP)
+# Serving and building need Graphviz and the venv only; the tests also need Chromium and CJK fonts.
+$(SERVE_STAMP): $(PYTHON_STAMP)
+	bash scripts/setup.sh graphviz
+	@touch $@
+
+$(STAMP): $(SERVE_STAMP)
 	bash scripts/setup.sh system
 	@touch $@
 
-setup: $(STAMP) ## Install Graphviz, Chromium, CJK fonts and the Python environment (.venv)
+setup: $(STAMP) ## Install what the tests need: Graphviz, Chromium, CJK fonts and the Python environment (.venv)
 
-serve: setup ## Set up, then serve the site at http://127.0.0.1:8000
+serve: $(SERVE_STAMP) ## Install what serving needs (the .venv, and Graphviz if missing), then serve the site at http://127.0.0.1:8000
 	$(VENV)/bin/mkdocs serve --dev-addr 127.0.0.1:8000
 
-test: setup ## Set up, then run the whole test suite, site build included (what CI runs)
+test: setup ## Install what the tests need, then run the whole test suite, site build included (what CI runs)
 	$(PY) -m pytest -n auto
 
 # Three other machines, simulated on this one: one thread; four (torch caps OMP_NUM_THREADS at the core count,
@@ -68,7 +74,7 @@ test-next: $(PYTHON_STAMP) ## Run every CPU snippet with another torch (TORCH=2.
 		$$(grep -E '^(numpy|torchviz|graphviz|tensorboard)==' requirements.txt)
 	$(PY) -m docsys next --python $(NEXT_VENV)/bin/python --report test-artifacts/test-next-$(TORCH).md
 
-build: setup ## Build the site into site/ (strict)
+build: $(SERVE_STAMP) ## Build the site into site/ (strict; needs what serving needs)
 	$(VENV)/bin/mkdocs build --strict
 
 lint: $(PYTHON_STAMP) ## Lint all Python with ruff
