@@ -13,3 +13,12 @@ loss.backward()
 print("loss:", round(loss.item(), 4))
 print("weight.grad:\n", model.weight.grad)
 print("bias.grad:", model.bias.grad)
+
+output = model(x)
+try:
+    output.backward()
+except RuntimeError as error:
+    print("RuntimeError:", error)
+model.zero_grad()
+output.backward(gradient=torch.ones_like(output))
+print("bias.grad after output.backward(ones):", model.bias.grad)

@@ -1,16 +1,22 @@
 import torch
 
 x = torch.tensor(2.0, requires_grad=True)
-y = x.exp() * x
+trunk = x.exp()
+loss_a = trunk * x
+loss_b = trunk.sin()
 
-y.backward(retain_graph=True)
-print("first backward:", round(x.grad.item(), 4))
-y.backward()
-print("second backward (accumulated):", round(x.grad.item(), 4))
+loss_a.backward(retain_graph=True)
+print("after loss_a:", round(x.grad.item(), 4))
+loss_b.backward()
+print("after loss_b (accumulated):", round(x.grad.item(), 4))
 
-z = x.exp() * x
-z.backward()
 try:
-    z.backward()
+    loss_a.backward()
 except RuntimeError as error:
     print("RuntimeError:", error)
+
+w = torch.tensor([1.0, 2.0], requires_grad=True)
+total = (w + 1).sum()
+total.backward()
+total.backward()
+print("two backward passes without saved tensors, w.grad:", w.grad)

@@ -1,3 +1,4 @@
+import math
 import warnings
 
 import torch
@@ -16,6 +17,13 @@ with warnings.catch_warnings(record=True) as caught:
     except GradcheckError as error:
         print("GradcheckError:", str(error).splitlines()[0])
 print("UserWarning:", str(caught[0].message).strip())
+
+eps = 1e-6
+with torch.no_grad():
+    columns = [(model(input + eps * e) - model(input - eps * e)).squeeze(0) / (2 * eps) for e in torch.eye(3)]
+    numerical = torch.stack(columns)
+    difference = (numerical - model.weight.T).abs().max().item()
+print("largest |numerical - analytical|, to the nearest power of ten:", f"1e{round(math.log10(difference))}")
 
 print("float32: 1 + 1e-6 =", (torch.tensor(1.0) + 1e-6).item())
 print("float64: 1 + 1e-6 =", (torch.tensor(1.0, dtype=torch.float64) + 1e-6).item())

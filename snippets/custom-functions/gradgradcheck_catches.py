@@ -18,6 +18,8 @@ class SwishSavesSigmoid(torch.autograd.Function):
 
 torch.manual_seed(0)
 x = torch.randn(5, dtype=torch.float64, requires_grad=True)
+_, saved_s = SwishSavesSigmoid.apply(x).grad_fn.saved_tensors
+print("saved s: requires_grad", saved_s.requires_grad, "| grad_fn", saved_s.grad_fn)
 print("gradcheck:", gradcheck(SwishSavesSigmoid.apply, (x,)))
 try:
     gradgradcheck(SwishSavesSigmoid.apply, (x,))

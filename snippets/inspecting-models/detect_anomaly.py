@@ -8,6 +8,11 @@ b = torch.tensor([1.0, 2.0])
 distance = ((a - b) ** 2).sum().sqrt()
 distance.backward()
 print("distance:", distance.item(), "| a.grad:", a.grad)
+node, chain = distance.grad_fn, []
+while node is not None:
+    chain.append(type(node).__name__)
+    node = node.next_functions[0][0] if node.next_functions else None
+print("backward visits:", " -> ".join(chain))
 
 a.grad = None
 with warnings.catch_warnings(record=True) as caught:

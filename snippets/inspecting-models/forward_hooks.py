@@ -21,8 +21,10 @@ handles = [
 model(torch.randn(64, 8))
 
 for name, out in activations.items():
-    dead = (out == 0).float().mean().item()
-    print(f"layer {name}: shape {tuple(out.shape)}, mean {out.mean().item():.3f}, zeros {dead:.0%}")
+    sparsity = (out == 0).float().mean().item()
+    dead = (out == 0).all(dim=0).sum().item()
+    print(f"layer {name}: shape {tuple(out.shape)}, mean {out.mean().item():.3f}, zeros {sparsity:.0%},",
+          f"dead units {dead} of {out.shape[1]}")
 
 for handle in handles:
     handle.remove()

@@ -1,0 +1,23 @@
+import torch
+
+w = torch.tensor([1.0, 2.0], requires_grad=True)
+out = w.sigmoid()
+print("out._version before:", out._version)
+out.mul_(2)
+print("out._version after mul_:", out._version)
+try:
+    out.sum().backward()
+except RuntimeError as error:
+    print("RuntimeError:", error)
+
+out = w.sigmoid()
+out.detach().zero_()
+print("out._version after out.detach().zero_():", out._version)
+try:
+    out.sum().backward()
+except RuntimeError as error:
+    print("RuntimeError:", error)
+
+out = w.sigmoid() * 2
+out.sum().backward()
+print("out of place, w.grad:", w.grad)
