@@ -26,7 +26,7 @@ replays = []
 for _ in range(3):
     graph.replay()
     replays.append(static_y.clone())
-print("Python body ran", python_runs, "times: 1 warm-up + 1 capture, none for 3 replays")
+print(f"Python body ran {python_runs} times in 1 warm-up call, 1 capture and {len(replays)} replays")
 print("each replay drew new random numbers:", not torch.equal(replays[0], replays[1]))
 
 try:

@@ -30,5 +30,5 @@ for step in range(3):
         kept = {"reference": static_output, "clone()": static_output.clone(), "eager": eager}
 
 for name in ("reference", "clone()"):
-    print(f"step 0's output kept as {name}, after two more replays: "
-          f"still step 0's result: {torch.equal(kept[name], kept['eager'])}")
+    still = torch.allclose(kept[name], kept["eager"], rtol=1e-5, atol=1e-6)
+    print(f"step 0's output kept as {name}, after two more replays: still step 0's result: {still}")

@@ -39,3 +39,21 @@ for batch in (8, 8192):
     counts = operators_per_step(batch)
     phases = ", ".join(f"{phase} {counts[phase]}" for phase in PHASES)
     print(f"batch {batch:>4}: {phases} | total {counts.total()}")
+
+
+def optimizer_operators(foreach):
+    sgd = torch.optim.SGD(model.parameters(), lr=0.01, momentum=0.9, foreach=foreach)
+    model(torch.randn(8, 64)).sum().backward()
+    sgd.step()
+    sgd.zero_grad()
+    model(torch.randn(8, 64)).sum().backward()
+    with profile(activities=[ProfilerActivity.CPU]) as prof:
+        sgd.step()
+    return Counter(event.name for event in prof.events() if event.name.startswith("aten::")
+                   and not (event.cpu_parent and event.cpu_parent.name.startswith("aten::")))
+
+
+for label, foreach in (("foreach=None (the default), CPU tensors", None), ("foreach=True", True)):
+    operators = optimizer_operators(foreach)
+    listed = ", ".join(f"{name} {count}" for name, count in sorted(operators.items()))
+    print(f"SGD step, {label}: {operators.total()} operators called by the optimizer ({listed})")

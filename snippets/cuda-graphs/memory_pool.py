@@ -19,6 +19,9 @@ def capture(pool=None):
     return graph, output
 
 
+alive = []
+
+
 def reserved_by_two_graphs(shared):
     gc.collect()
     torch.cuda.empty_cache()
@@ -28,6 +31,7 @@ def reserved_by_two_graphs(shared):
     for graph, _ in (first, second):
         graph.replay()
     torch.cuda.synchronize()
+    alive.extend((first, second))
     return (torch.cuda.memory_reserved() - before) / 2**20
 
 
@@ -36,8 +40,9 @@ side.wait_stream(torch.cuda.current_stream())
 with torch.cuda.stream(side):
     layer(x)
 torch.cuda.current_stream().wait_stream(side)
-# The first capture also allocates cuBLAS's workspace for the capture stream, in its own pool. Kept alive: freeing
-# a graph frees that workspace too (CUDAGraph::reset), and the next capture would allocate it again in its pool.
+# The first capture also allocates cuBLAS's workspace for the capture stream, in its own pool. No graph is freed
+# before the last measurement (first_capture, `alive`): freeing a graph may free that workspace too, and the next
+# capture would allocate it again in its own pool.
 first_capture = capture()
 
 print("one 2048x2048 float32 tensor (MiB):", x.nbytes / 2**20)

@@ -1,6 +1,6 @@
 # marks: cuda
 # estimate: 20
-# method: processes -- PYTORCH_CUDA_ALLOC_CONF is read once per process, and each needs an empty caching allocator
+# method: processes -- PYTORCH_ALLOC_CONF is read once per process, and each needs an empty caching allocator
 import json
 import os
 import subprocess
@@ -21,15 +21,18 @@ if sys.argv[1:] == ["--workload"]:
 
 
 def run(alloc_conf):
-    env = {**os.environ, "PYTORCH_CUDA_ALLOC_CONF": alloc_conf}
+    env = {name: value for name, value in os.environ.items()
+           if name not in ("PYTORCH_ALLOC_CONF", "PYTORCH_CUDA_ALLOC_CONF")}
+    if alloc_conf:
+        env["PYTORCH_ALLOC_CONF"] = alloc_conf
     done = subprocess.run([sys.executable, __file__, "--workload"], env=env, capture_output=True, text=True,
                           check=True)
     return json.loads(done.stdout)
 
 
 print("threads: 1")
-print("| variant | peak allocated (MiB) | peak reserved (MiB) | segments allocated |")
-print("|---|---:|---:|---:|")
+print("| variant | runs | peak allocated (MiB) | peak reserved (MiB) | segments allocated |")
+print("|---|---:|---:|---:|---:|")
 for name, conf in (("default", ""), ("expandable_segments:True", "expandable_segments:True")):
     peak, reserved, segments = run(conf)
-    print(f"| {name} | {peak:.1f} | {reserved:.1f} | {segments} |")
+    print(f"| {name} | 1 | {peak:.1f} | {reserved:.1f} | {segments} |")

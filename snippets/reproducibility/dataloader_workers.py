@@ -28,3 +28,23 @@ def epoch(worker_init_fn=None):
 print("without worker_init_fn:", epoch())
 print("with worker_init_fn:   ", epoch(reseed_worker))
 print("again, same seed:      ", epoch(reseed_worker))
+
+
+class WorkerSeed(Dataset):
+    def __len__(self):
+        return 2
+
+    def __getitem__(self, index):
+        return get_worker_info().seed
+
+
+def seeds_change_between_epochs(persistent_workers):
+    loader = DataLoader(WorkerSeed(), batch_size=1, num_workers=2, persistent_workers=persistent_workers,
+                        generator=torch.Generator().manual_seed(0))
+    first, second = ([batch.item() for batch in loader] for _ in range(2))
+    return first != second
+
+
+for persistent_workers in (False, True):
+    print(f"persistent_workers={persistent_workers}: worker seeds change between epochs:",
+          seeds_change_between_epochs(persistent_workers))
