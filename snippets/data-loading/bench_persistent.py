@@ -1,6 +1,6 @@
 # marks: slow
 # timeout: 120
-# method: interleaved -- both loaders live at once and alternate epoch by epoch (the persistent one's idle workers block on their index queues); each epoch is timed whole, so restarting workers every epoch is in the time
+# method: interleaved -- the two loaders alternate epoch by epoch; each epoch is timed whole, start-up included
 import statistics
 import time
 

@@ -1,6 +1,6 @@
 # marks: cuda
 # estimate: 30
-# method: interleaved -- each loader (pinned or not) produces its batches once, untimed; then the three copy variants alternate in rounds over those batches, each copy followed by the same GPU work
+# method: interleaved -- batches loaded once per loader, untimed; the three copy variants alternate in rounds
 import statistics
 import time
 

@@ -1,7 +1,7 @@
 # marks: slow
 # timeout: 120
 # figure: timeline=timeline
-# method: interleaved -- every loader lives at once (persistent workers, idle ones block on their index queues), each is warmed up by one epoch, then every round runs one epoch of each variant in a rotated order; the last round feeds the timeline
+# method: interleaved -- all loaders live at once (idle workers wait), one epoch of each per round, rotated
 import statistics
 import time
 import warnings
