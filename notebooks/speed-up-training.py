@@ -15,8 +15,9 @@
 # at a time, to a single training loop — a small multilayer perceptron on synthetic data —
 # and measures every stage in the same run, on the machine that executed it. Nothing here is
 # an estimate: the table and the plot at the end are computed from the measurements above
-# them, and what you read is one recorded execution of this notebook, on the machine named under
-# the title; the tests execute it again and compare what it prints.
+# them (a cell shows "—" where nothing was measured), and what you read is one recorded
+# execution of this notebook, on the machine named under the title; the tests execute it again
+# and compare what it prints.
 #
 # [Download this notebook (.ipynb)](speed-up-training.ipynb). It runs on the CPU by default
 # and takes the CUDA path by itself on a machine with a GPU.
@@ -24,7 +25,7 @@
 # %% [markdown] lang="zh"
 # # 一步步加速一个训练循环
 #
-# 本指南的其他页面各讲一种技术；这个 notebook 则把它们逐一用到同一个训练循环上——一个在合成数据上训练的小型多层感知机——并在同一次运行中、在执行它的机器上测量每个阶段。这里没有任何估算：末尾的表格和图都由前面的测量结果计算得出；你读到的是这个 notebook 的一次录制下来的执行，所用机器写在标题下方，测试会再次执行它并比对它打印的内容。
+# 本指南的其他页面各讲一种技术；这个 notebook 则把它们逐一用到同一个训练循环上——一个在合成数据上训练的小型多层感知机——并在同一次运行中、在执行它的机器上测量每个阶段。这里没有任何估算：末尾的表格和图都由前面的测量结果计算得出（没有测量的地方，单元格显示“—”）；你读到的是这个 notebook 的一次录制下来的执行，所用机器写在标题下方，测试会再次执行它并比对它打印的内容。
 #
 # [下载此 notebook（.ipynb）](speed-up-training.ipynb)。它默认在 CPU 上运行；在有 GPU 的机器上会自动走 CUDA 路径。
 
@@ -50,13 +51,14 @@ device = torch.accelerator.current_accelerator() if torch.accelerator.is_availab
 # ## The model, the data and one training step
 #
 # A multilayer perceptron with residual-free blocks of two linear layers each, trained with
-# AdamW on random vectors. `make_step` builds the training step we will change stage by
-# stage.
+# AdamW (its default implementation) on random vectors. `make_step` builds the training step we
+# will change stage by stage; `fresh_model` gives every stage its own copy of the same initial
+# weights, so that no two variants share parameters or optimizer state.
 
 # %% [markdown] lang="zh"
 # ## 模型、数据与一个训练步
 #
-# 模型是一个多层感知机，每个块由两个线性层组成、不带残差连接；用 AdamW 在随机向量上训练。`make_step` 构造训练步，后面会一个阶段一个阶段地修改它。
+# 模型是一个多层感知机，每个块由两个线性层组成、不带残差连接；用 AdamW（默认实现）在随机向量上训练。`make_step` 构造训练步，后面会一个阶段一个阶段地修改它；`fresh_model` 为每个阶段复制一份相同的初始权重，这样任何两个变体都不会共用参数或优化器状态。
 
 # %%
 FEATURES, HIDDEN, CLASSES, BATCH = 256, 512, 10, 128
@@ -80,8 +82,8 @@ class MLP(nn.Module):
         return self.out(x)
 
 
-def make_step(model, autocast_dtype=None, fused=False):
-    optimizer = torch.optim.AdamW(model.parameters(), lr=1e-3, fused=fused)
+def make_step(model, autocast_dtype=None, fused=None):
+    optimizer = torch.optim.AdamW(model.parameters(), lr=1e-3, fused=fused)  # None: AdamW's default
     loss_fn = nn.CrossEntropyLoss()
 
     def step(x, y):
@@ -97,7 +99,16 @@ def make_step(model, autocast_dtype=None, fused=False):
 
 x = torch.randn(BATCH, FEATURES, device=device)
 y = torch.randint(0, CLASSES, (BATCH,), device=device)
-model = MLP().to(device)
+initial_state = MLP().to(device).state_dict()
+
+
+def fresh_model(checkpointed: bool = False) -> MLP:
+    copy = MLP(checkpointed=checkpointed).to(device)
+    copy.load_state_dict(initial_state)
+    return copy
+
+
+model = fresh_model()
 print(f"{sum(p.numel() for p in model.parameters()) / 1e6:.1f} M parameters")
 
 # %% [markdown] lang="en"
@@ -107,12 +118,15 @@ print(f"{sum(p.numel() for p in model.parameters()) / 1e6:.1f} M parameters")
 # first call allocates memory and picks kernels), and on a GPU it measures only how long
 # Python took to *queue* the work, because CUDA kernels run asynchronously. The sound way:
 # warm up, synchronize the device, repeat, and take the median — see
-# [Devices and async execution](../../devices/).
+# [Devices and async execution](../../devices/). A stage is only compared with a reference
+# measured beside it: from stage 4 on, each stage's step and a baseline step on its own copy of
+# the model take turns, call by call, in the same rounds (`compare_ms`), so that a slow moment
+# of the machine falls on both, and the ratio printed is taken within those rounds.
 
 # %% [markdown] lang="zh"
 # ## 阶段 1：正确地计时
 #
-# 最顺手的测法是用 `time.time()` 包住一个训练步。但这样会混入一次性开销（首次调用要分配内存、选择内核）；在 GPU 上它测到的只是 Python 把任务*排进队列*的时间，因为 CUDA 内核是异步执行的。可靠的做法是：先预热，再同步设备，重复多次，取中位数——参见[设备与异步执行](../../devices/)。
+# 最顺手的测法是用 `time.time()` 包住一个训练步。但这样会混入一次性开销（首次调用要分配内存、选择内核）；在 GPU 上它测到的只是 Python 把任务*排进队列*的时间，因为 CUDA 内核是异步执行的。可靠的做法是：先预热，再同步设备，重复多次，取中位数——参见[设备与异步执行](../../devices/)。每个阶段只和在它旁边测得的参照比较：从阶段 4 起，每个阶段的训练步与一份独立模型副本上的基线训练步在同样的几轮里逐次交替运行（`compare_ms`），机器偶尔变慢时两者都会受到影响，打印出的比值也取自这几轮测量。
 
 # %%
 def sync():
@@ -134,8 +148,28 @@ def timing_ms(fn, warmup: int = 2, repeats: int = REPEATS) -> tuple[float, float
         fn()
         sync()
         times.append(1000 * (time.perf_counter() - start))
+    return median_iqr(times)
+
+
+def median_iqr(times: list[float]) -> tuple[float, float]:
     q1, _, q3 = statistics.quantiles(times, n=4)
     return statistics.median(times), q3 - q1
+
+
+def compare_ms(fn, reference, warmup: int = 2, repeats: int = REPEATS):
+    """Median and IQR, in ms, of `fn` and of `reference`, timed call by call in alternating order."""
+    for _ in range(warmup):
+        fn()
+        reference()
+    times = {fn: [], reference: []}
+    for round_ in range(repeats):
+        for f in (fn, reference) if round_ % 2 == 0 else (reference, fn):
+            sync()
+            start = time.perf_counter()
+            f()
+            sync()
+            times[f].append(1000 * (time.perf_counter() - start))
+    return (*median_iqr(times[fn]), *median_iqr(times[reference]))
 
 
 def saved_for_backward_mib(forward, module) -> tuple[float, float]:
@@ -156,7 +190,9 @@ def saved_for_backward_mib(forward, module) -> tuple[float, float]:
 
     with torch.autograd.graph.saved_tensors_hooks(pack, lambda tensor: tensor):
         output = forward()
-    output.sum().backward()
+    if output.requires_grad:
+        output.sum().backward()
+        module.zero_grad()  # leave no gradient behind for the next training step
     return sum(activations.values()) / 2**20, sum(weight_copies.values()) / 2**20
 
 
@@ -173,7 +209,14 @@ baseline_mib = saved_activation_mib(lambda: model(x), model)
 print(f"first step, timed naively: {naive_first_ms:.1f} ms")
 print(f"median of {REPEATS} warm steps:   {baseline_ms:.1f} ms")
 print(f"activations saved for backward: {baseline_mib:.2f} MiB")
-results = [("fp32 eager (baseline)", "train step", baseline_ms, baseline_iqr, baseline_mib)]
+# stage, what is timed, median, IQR, the reference's median and IQR beside it, activations, weight copies
+results = [("fp32 eager (baseline)", "train step", baseline_ms, baseline_iqr, None, None, baseline_mib, 0.0)]
+baseline_model = fresh_model()
+baseline_step = make_step(baseline_model)
+
+
+def baseline():
+    baseline_step(x, y)
 
 # %% [markdown] lang="en"
 # ## Stage 2 — evaluate under `inference_mode`
@@ -190,8 +233,6 @@ results = [("fp32 eager (baseline)", "train step", baseline_ms, baseline_iqr, ba
 
 # %%
 model.eval()
-eval_recording_ms, eval_recording_iqr = timing_ms(lambda: model(x))
-eval_recording_mib = saved_activation_mib(lambda: model(x), model)
 
 
 def evaluate():
@@ -199,13 +240,16 @@ def evaluate():
         return model(x)
 
 
-eval_inference_ms, eval_inference_iqr = timing_ms(evaluate)
+eval_inference_ms, eval_inference_iqr, eval_recording_ms, eval_recording_iqr = compare_ms(evaluate, lambda: model(x))
+eval_recording_mib = saved_activation_mib(lambda: model(x), model)
+eval_inference_mib = saved_activation_mib(evaluate, model)
 model.train()
 print(f"eval forward, graph recorded: {eval_recording_ms:.1f} ms, {eval_recording_mib:.2f} MiB kept for backward")
-print(f"eval forward, inference_mode: {eval_inference_ms:.1f} ms, nothing kept")
+print(f"eval forward, inference_mode: {eval_inference_ms:.1f} ms, {eval_inference_mib:.2f} MiB kept")
 results += [
-    ("eval() only", "eval forward", eval_recording_ms, eval_recording_iqr, eval_recording_mib),
-    ("eval() + inference_mode", "eval forward", eval_inference_ms, eval_inference_iqr, 0.0),
+    ("eval() only", "eval forward", eval_recording_ms, eval_recording_iqr, None, None, eval_recording_mib, 0.0),
+    ("eval() + inference_mode", "eval forward", eval_inference_ms, eval_inference_iqr,
+     eval_recording_ms, eval_recording_iqr, eval_inference_mib, 0.0),
 ]
 
 # %% [markdown] lang="en"
@@ -213,14 +257,15 @@ results += [
 #
 # Real datasets spend time per sample on reading and decoding. Here each sample waits
 # 0.2 ms to stand in for that. With `num_workers=0` the training process does this itself;
-# with workers, other processes prepare the next batches while it trains. `pin_memory=True`
-# only helps when batches are copied to a GPU, so it is on only there — see
+# with workers, other processes prepare the next batches while it trains. Both loaders keep
+# their workers (`persistent_workers`), and their epochs alternate. `pin_memory=True` helps
+# when batches are copied to a GPU, so it is on only there — see
 # [Data loading](../../data-loading/).
 
 # %% [markdown] lang="zh"
-# ## 阶段 3：用 DataLoader 的 worker 进程供数
+# ## 阶段 3：用 DataLoader 的 worker 进程加载数据
 #
-# 真实数据集读取、解码每个样本都要花时间。这里让每个样本等待 0.2 ms 来模拟。`num_workers=0` 时由训练进程自己完成这些工作；启用 worker 进程后，这些进程会在训练的同时准备后续批次。`pin_memory=True` 只在把批次复制到 GPU 时才有用，因此只在 GPU 上开启——参见[数据加载](../../data-loading/)。
+# 真实数据集读取、解码每个样本都要花时间。这里让每个样本等待 0.2 ms 来模拟。`num_workers=0` 时由训练进程自己完成这些工作；启用 worker 进程后，这些进程会在训练的同时准备后续批次。两个加载器都让 worker 常驻（`persistent_workers`），各自的 epoch 交替运行。`pin_memory=True` 在把批次复制到 GPU 时才有用，因此只在 GPU 上开启——参见[数据加载](../../data-loading/)。
 
 # %%
 class SlowVectors(Dataset):
@@ -238,7 +283,10 @@ class SlowVectors(Dataset):
         return self.x[index], self.y[index]
 
 
-def ms_per_batch(num_workers: int) -> tuple[float, float]:
+LOADER_EPOCHS = 5
+
+
+def epoch_of(num_workers: int):
     loader = DataLoader(
         SlowVectors(), batch_size=BATCH, num_workers=num_workers,
         pin_memory=device.type == "cuda", persistent_workers=num_workers > 0,
@@ -248,14 +296,20 @@ def ms_per_batch(num_workers: int) -> tuple[float, float]:
         for xb, yb in loader:
             xb, yb = xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)
 
-    median, iqr = timing_ms(epoch, warmup=1, repeats=3)  # the first epoch starts the workers
-    return median / len(loader), iqr / len(loader)
+    return epoch, len(loader)
 
 
-loading = {workers: ms_per_batch(workers) for workers in (0, 2)}
-for workers, (ms, _) in loading.items():
-    print(f"num_workers={workers}: {ms:.1f} ms per batch of {BATCH}")
-results += [(f"DataLoader, {w} workers", "load one batch", ms, iqr, 0.0) for w, (ms, iqr) in loading.items()]
+(with_workers, batches), (without_workers, _) = epoch_of(2), epoch_of(0)
+# the warm-up epoch starts the workers; then the two loaders alternate, epoch by epoch
+two_ms, two_iqr, zero_ms, zero_iqr = (
+    t / batches for t in compare_ms(with_workers, without_workers, warmup=1, repeats=LOADER_EPOCHS)
+)
+print(f"num_workers=0: {zero_ms:.1f} ms per batch of {BATCH}")
+print(f"num_workers=2: {two_ms:.1f} ms per batch of {BATCH}")
+results += [
+    ("DataLoader, 0 workers", "load one batch", zero_ms, zero_iqr, None, None, None, None),
+    ("DataLoader, 2 workers", "load one batch", two_ms, two_iqr, zero_ms, zero_iqr, None, None),
+]
 
 # %% [markdown] lang="en"
 # ## Stage 4 — bfloat16 autocast
@@ -266,49 +320,62 @@ results += [(f"DataLoader, {w} workers", "load one batch", ms, iqr, 0.0) for w, 
 # with native bfloat16 instructions gain; other CPUs may get slower — see
 # [Mixed precision](../../mixed-precision/). Memory has two sides: the activations are kept in
 # bfloat16, but autocast also keeps, for the backward pass, the bfloat16 copy of each weight it
-# cast in the forward pass. The cell counts the two apart.
+# cast in the forward pass. The cell counts the two apart and prints their total beside the
+# baseline's: with a small batch, the weight copies can outweigh what the smaller activations
+# save, so that autocast keeps more for backward than float32, not less.
 
 # %% [markdown] lang="zh"
 # ## 阶段 4：bfloat16 自动混合精度
 #
-# 在 `torch.autocast` 下，矩阵乘法以 bfloat16 运行，对精度敏感的运算仍保持 float32。bfloat16 的指数范围与 float32 相同，因此不需要梯度缩放。它是否*更快*取决于硬件：有 Tensor Core 的 GPU 和支持原生 bfloat16 指令的 CPU 会受益，其他 CPU 反而可能变慢——参见[混合精度](../../mixed-precision/)。内存有两面：激活值以 bfloat16 保存，但 autocast 还会为反向传播留下它在前向传播中转换出来的每个权重的 bfloat16 副本。下面的单元格把两者分开统计。
+# 在 `torch.autocast` 下，矩阵乘法以 bfloat16 运行，对精度敏感的运算仍保持 float32。bfloat16 的指数范围与 float32 相同，因此不需要梯度缩放。它是否*更快*取决于硬件：有 Tensor Core 的 GPU 和支持原生 bfloat16 指令的 CPU 会受益，其他 CPU 反而可能变慢——参见[混合精度](../../mixed-precision/)。内存有两面：激活值以 bfloat16 保存，但 autocast 还会为反向传播留下它在前向传播中转换出来的每个权重的 bfloat16 副本。下面的单元格把两者分开统计，并把两者之和与基线并列打印：批次较小时，权重副本可能比激活值省下的还多，于是 autocast 为反向传播保留的内存反而比 float32 多，而不是少。
 
 # %%
-bf16_step = make_step(model, autocast_dtype=torch.bfloat16)
-bf16_ms, bf16_iqr = timing_ms(lambda: bf16_step(x, y))
+def report(stage: str, measured: tuple[float, float, float, float], mib: float | None, copies_mib: float | None):
+    ms, iqr, base_ms, base_iqr = measured
+    print(f"{stage}: {ms:.1f} ms per step, baseline beside it {base_ms:.1f} ms ({ms / base_ms:.2f}x its time)")
+    results.append((stage, "train step", ms, iqr, base_ms, base_iqr, mib, copies_mib))
+
+
+bf16_model = fresh_model()
+bf16_step = make_step(bf16_model, autocast_dtype=torch.bfloat16)
 
 
 def bf16_forward():
     with torch.autocast(device.type, dtype=torch.bfloat16):
-        return model(x)
+        return bf16_model(x)
 
 
-bf16_mib, bf16_weight_copies_mib = saved_for_backward_mib(bf16_forward, model)
-print(f"bf16 autocast: {bf16_ms:.1f} ms per step ({bf16_ms / baseline_ms:.2f}x the baseline's time)")
-print(f"kept for backward: {bf16_mib:.2f} MiB of activations (baseline {baseline_mib:.2f} MiB), "
-      f"and {bf16_weight_copies_mib:.2f} MiB of bfloat16 weight copies")
-results.append(("bf16 autocast", "train step", bf16_ms, bf16_iqr, bf16_mib))
+bf16_mib, bf16_weight_copies_mib = saved_for_backward_mib(bf16_forward, bf16_model)
+report("bf16 autocast", compare_ms(lambda: bf16_step(x, y), baseline), bf16_mib, bf16_weight_copies_mib)
+print(f"kept for backward: {bf16_mib:.2f} MiB of activations and {bf16_weight_copies_mib:.2f} MiB of bfloat16 "
+      f"weight copies, {bf16_mib + bf16_weight_copies_mib:.2f} MiB in all (baseline {baseline_mib:.2f} MiB)")
 
 # %% [markdown] lang="en"
 # ## Stage 5 — a fused optimizer
 #
-# `AdamW` updates every parameter tensor with a handful of elementwise operations. By default
-# (`foreach`) it runs each operation once over all tensors; with `fused=True` one kernel does
-# the whole update, on the CPU as on a GPU — see [Optimizers](../../optimizers/). The
-# arithmetic is the same, so the step changes only in how long the update takes.
+# `AdamW` updates every parameter tensor with a handful of elementwise operations. Which
+# implementation runs by default depends on where the parameters are: on CUDA (and XPU, MTIA)
+# it is `foreach`, each operation once over all tensors; on the CPU it is a for-loop over the
+# parameters, each operation once per tensor (the cell prints which one this run's baseline
+# used; `fused=False`, given explicitly, would force the for-loop everywhere). With
+# `fused=True` one kernel does the whole update, on the CPU as on a GPU — see
+# [Optimizers](../../optimizers/). The arithmetic is the same, so the step changes only in how
+# long the update takes.
 
 # %% [markdown] lang="zh"
 # ## 阶段 5：融合优化器
 #
-# `AdamW` 对每个参数张量执行若干个逐元素运算。默认（`foreach`）时，每个运算对所有张量执行一次；`fused=True` 时，整个更新由一个内核完成，CPU 和 GPU 上都是如此——参见[优化器](../../optimizers/)。算术完全相同，所以训练步中变的只是更新所花的时间。
+# `AdamW` 对每个参数张量执行若干个逐元素运算。默认用哪种实现，取决于参数在哪里：在 CUDA（以及 XPU、MTIA）上是 `foreach`，每个运算对所有张量执行一次；在 CPU 上是对参数逐个循环，每个运算对每个张量各执行一次（单元格会打印本次运行的基线用的是哪一种；显式传入 `fused=False` 则在任何设备上都会强制使用逐个循环）。`fused=True` 时，整个更新由一个内核完成，CPU 和 GPU 上都是如此——参见[优化器](../../optimizers/)。算术完全相同，所以训练步中变的只是更新所花的时间。
 
 # %%
-fused_model = MLP().to(device)
-fused_model.load_state_dict(model.state_dict())
+from torch.optim.optimizer import _default_to_fused_or_foreach  # noqa: E402  (what AdamW asks when neither is given)
+
+_, default_foreach = _default_to_fused_or_foreach(list(baseline_model.parameters()), differentiable=False)
+print("AdamW's default here:", "foreach" if default_foreach else "for-loop over the parameters")
+fused_model = fresh_model()
 fused_step = make_step(fused_model, fused=True)
-fused_ms, fused_iqr = timing_ms(lambda: fused_step(x, y))
-print(f"fused AdamW: {fused_ms:.1f} ms per step ({fused_ms / baseline_ms:.2f}x the baseline's time)")
-results.append(("fused AdamW", "train step", fused_ms, fused_iqr, baseline_mib))
+report("fused AdamW", compare_ms(lambda: fused_step(x, y), baseline),
+       *saved_for_backward_mib(lambda: fused_model(x), fused_model))
 
 # %% [markdown] lang="en"
 # ## Stage 6 — TF32 matrix multiplications (CUDA only)
@@ -327,11 +394,17 @@ results.append(("fused AdamW", "train step", fused_ms, fused_iqr, baseline_mib))
 # %%
 if device.type == "cuda":
     default_precision = torch.backends.cuda.matmul.fp32_precision
-    torch.backends.cuda.matmul.fp32_precision = "tf32"
-    tf32_ms, tf32_iqr = timing_ms(lambda: step(x, y))
-    torch.backends.cuda.matmul.fp32_precision = default_precision
-    print(f"TF32: {tf32_ms:.1f} ms per step ({tf32_ms / baseline_ms:.2f}x the baseline's time)")
-    results.append(("TF32 matmuls", "train step", tf32_ms, tf32_iqr, baseline_mib))
+    tf32_model = fresh_model()
+    tf32_step = make_step(tf32_model)
+
+    def tf32():
+        torch.backends.cuda.matmul.fp32_precision = "tf32"  # for this step only: the baseline takes turns
+        try:
+            tf32_step(x, y)
+        finally:
+            torch.backends.cuda.matmul.fp32_precision = default_precision
+
+    report("TF32 matmuls", compare_ms(tf32, baseline), *saved_for_backward_mib(lambda: tf32_model(x), tf32_model))
 else:
     print(f"TF32: not measured, the device is {device.type}")
 
@@ -341,27 +414,35 @@ else:
 # `torch.compile` captures the model into graphs and generates fused kernels for them. The
 # first call pays for compilation; later calls run the compiled code. Both costs are measured
 # — see [torch.compile](../../torch-compile/). If this machine has compiled the same model
-# before, Inductor's on-disk cache makes that first call much cheaper. Whether the compiled
-# step is faster depends on the model: fusion saves memory traffic between small operations,
-# and this model's time goes mostly into matrix multiplications that eager mode already
-# runs in optimized libraries.
+# before, Inductor's on-disk cache makes that first call much cheaper; so the cell compiles into
+# a new, empty cache directory (`fresh_cache`), and prints the cache hits of that first call to
+# show it was a cold compile. Whether the compiled step is faster depends on the model: fusion
+# saves memory traffic between small operations, and this model's time goes mostly into matrix
+# multiplications that eager mode already runs in optimized libraries. So expect little gain
+# here, or a loss: a ratio above 1 means the compiled step was slower than the eager baseline
+# measured beside it.
 
 # %% [markdown] lang="zh"
 # ## 阶段 7：`torch.compile`
 #
-# `torch.compile` 把模型捕获成图，并为其生成融合内核。第一次调用要付出编译开销，之后的调用运行编译好的代码。这两部分开销都做了测量——参见 [torch.compile](../../torch-compile/)。如果这台机器以前编译过同一个模型，Inductor 的磁盘缓存会让第一次调用便宜得多。编译后的训练步是否更快取决于模型：融合省下的是小运算之间的内存读写，而这个模型的时间主要花在矩阵乘法上，eager 模式本来就用优化过的库来执行它们。
+# `torch.compile` 把模型捕获成图，并为其生成融合内核。第一次调用要付出编译开销，之后的调用运行编译好的代码。这两部分开销都做了测量——参见 [torch.compile](../../torch-compile/)。如果这台机器以前编译过同一个模型，Inductor 的磁盘缓存会让第一次调用便宜得多；所以这个单元格在一个新建的空缓存目录中编译（`fresh_cache`），并打印第一次调用命中缓存的次数，以表明这是一次冷编译。编译后的训练步是否更快取决于模型：融合省下的是小运算之间的内存读写，而这个模型的时间主要花在矩阵乘法上，eager 模式本来就用优化过的库来执行它们。所以这里不要指望有多少收益，甚至可能变慢：比值大于 1，就表示编译后的训练步比在它旁边测得的 eager 基线更慢。
 
 # %%
-compiled = torch.compile(model)
-compiled_step = make_step(compiled)
-start = time.perf_counter()
-compiled_step(x, y)
-sync()
-compile_s = time.perf_counter() - start
-compiled_ms, compiled_iqr = timing_ms(lambda: compiled_step(x, y))
-print(f"first compiled step (includes compilation): {compile_s:.1f} s")
-print(f"compiled: {compiled_ms:.1f} ms per step ({compiled_ms / baseline_ms:.2f}x the baseline's time)")
-results.append(("torch.compile", "train step", compiled_ms, compiled_iqr, float("nan")))
+from torch._dynamo.utils import counters  # noqa: E402
+from torch._inductor.utils import fresh_cache  # noqa: E402
+
+compiled_model = fresh_model()
+with fresh_cache():  # an empty Inductor cache directory, removed at the end of the block
+    compiled = torch.compile(compiled_model)
+    compiled_step = make_step(compiled)
+    hits_before = counters["inductor"]["fxgraph_cache_hit"]
+    start = time.perf_counter()
+    compiled_step(x, y)
+    sync()
+    compile_s = time.perf_counter() - start
+    print(f"first compiled step (includes compilation): {compile_s:.1f} s, "
+          f"{counters['inductor']['fxgraph_cache_hit'] - hits_before} Inductor cache hits")
+    report("torch.compile", compare_ms(lambda: compiled_step(x, y), baseline), None, None)
 
 # %% [markdown] lang="en"
 # ## Stage 8 — activation checkpointing
@@ -376,45 +457,58 @@ results.append(("torch.compile", "train step", compiled_ms, compiled_iqr, float(
 # 激活检查点用计算换内存：每个被检查点包裹的块内部不为反向传播保留激活值，而是在需要时重新计算，只保存每个块的输入。预期激活值占用的内存会减少，训练步会变慢——参见[节省内存](../../memory-saving/)。
 
 # %%
-checkpointed = MLP(checkpointed=True).to(device)
-checkpointed.load_state_dict(model.state_dict())
+checkpointed = fresh_model(checkpointed=True)
 checkpointed_step = make_step(checkpointed)
-checkpointed_ms, checkpointed_iqr = timing_ms(lambda: checkpointed_step(x, y))
 checkpointed_mib = saved_activation_mib(lambda: checkpointed(x), checkpointed)
-print(f"checkpointed: {checkpointed_ms:.1f} ms per step, {checkpointed_mib:.1f} MiB kept for backward "
-      f"(baseline {baseline_mib:.1f} MiB)")
-results.append(("activation checkpointing", "train step", checkpointed_ms, checkpointed_iqr, checkpointed_mib))
+report("activation checkpointing", compare_ms(lambda: checkpointed_step(x, y), baseline), checkpointed_mib, 0.0)
+print(f"kept for backward: {checkpointed_mib:.1f} MiB (baseline {baseline_mib:.1f} MiB)")
 
 # %% [markdown] lang="en"
 # ## All stages, from this run
 #
-# Each row was measured above, in this execution of the notebook. "Saved activations" is the
-# activation memory a forward pass keeps for backward, counted with `saved_tensors_hooks`,
-# without the parameters and without autocast's weight copies (stage 4 prints those). The
-# fused optimizer and TF32 change no activation, so their rows repeat the baseline's count; it
-# is not measured for the compiled model, whose generated code saves what it chooses.
+# Each row was measured above, in this execution of the notebook. "Beside it" is the reference
+# each row was timed against, in the same rounds: the fp32 eager step for a training step,
+# `eval()` alone for the evaluation forward pass, no workers for loading; the ratio divides the
+# two. On a CPU, some stages make the step slower — checkpointing always recomputes, and
+# compiling a model made of large matrix multiplications may lose — and the ratio column says
+# which. "Saved activations" is the activation memory a forward pass keeps for backward,
+# counted with `saved_tensors_hooks`, without the parameters; "weight copies" are the bfloat16
+# copies of the weights that autocast keeps for backward as well. Memory is not measured for
+# loading, nor for the compiled model, whose generated code saves what it chooses ("—").
 
 # %% [markdown] lang="zh"
 # ## 所有阶段，来自本次运行
 #
-# 每一行都是上文在本次执行中测得的。“saved activations”指前向传播为反向传播保留的激活值内存，用 `saved_tensors_hooks` 统计，不含参数，也不含 autocast 的权重副本（阶段 4 单独打印了它们）。融合优化器和 TF32 不改变任何激活值，所以这两行沿用基线的数值；编译后的模型由生成的代码自行决定保存什么，因此没有测量。
+# 每一行都是上文在本次执行中测得的。“beside it”是每一行在同样几轮中一起计时的参照：训练步的参照是 fp32 eager 训练步，评估前向传播的参照是只调用 `eval()`，数据加载的参照是不开 worker；比值就是两者相除。在 CPU 上，有些阶段会让训练步变慢——激活检查点总要重算，而编译一个以大矩阵乘法为主的模型也可能得不偿失——比值一列会说明是哪些。“saved activations”指前向传播为反向传播保留的激活值内存，用 `saved_tensors_hooks` 统计，不含参数；“weight copies”是 autocast 同样为反向传播保留的权重 bfloat16 副本。数据加载和编译后的模型（它由生成的代码自行决定保存什么）没有测量内存（“—”）。
 
 # %%
-rows = ["| variant | what is timed | median (ms) | IQR (ms) | runs | saved activations (MiB) |",
-        "|---|---|---:|---:|---:|---:|"]
-for stage, timed, ms, iqr, mib in results:
-    runs = 3 if timed == "load one batch" else REPEATS
-    memory = "—" if mib != mib else f"{mib:.2f}"
-    rows.append(f"| {stage} | {timed} | {ms:.2f} | {iqr:.2f} | {runs} | {memory} |")
+def cell(value: float | None, digits: int = 2) -> str:
+    return "—" if value is None else f"{value:.{digits}f}"
+
+
+rows = ["| variant | what is timed | median (ms) | IQR (ms) | beside it (ms) | IQR (ms) | ratio | runs "
+        "| saved activations (MiB) | weight copies (MiB) |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+for stage, timed, ms, iqr, base_ms, base_iqr, mib, copies in results:
+    runs = LOADER_EPOCHS if timed == "load one batch" else REPEATS
+    ratio = None if base_ms is None else ms / base_ms
+    rows.append(f"| {stage} | {timed} | {ms:.2f} | {iqr:.2f} | {cell(base_ms)} | {cell(base_iqr)} | {cell(ratio)} "
+                f"| {runs} | {cell(mib)} | {cell(copies)} |")
 display(Markdown("\n".join(rows)))
 
-# %% alt_en="Two bar charts of this run's training-step stages: the median milliseconds per step, and the MiB of activations each stage saves for backward" alt_zh="本次运行各训练步阶段的两张柱状图：每步耗时的中位数（毫秒），以及每个阶段为反向传播保存的激活值（MiB）"
-train = [(stage, ms, mib) for stage, timed, ms, _, mib in results if timed == "train step"]
+# %% alt_en="Two bar charts of this run's training-step stages: each stage's step time divided by the fp32 eager step timed beside it, with a line at 1; and the MiB each stage keeps for backward, activations and bfloat16 weight copies stacked" alt_zh="本次运行各训练步阶段的两张柱状图：每个阶段的训练步耗时除以在它旁边测得的 fp32 eager 训练步耗时（在 1 处画有一条竖线）；以及每个阶段为反向传播保留的内存（MiB），激活值与 bfloat16 权重副本叠在一起"
+train = [row for row in results if row[1] == "train step" and row[4] is not None]
 figure, (left, right) = plt.subplots(1, 2, figsize=(10, 3.2), layout="constrained", facecolor="none")
-left.barh([s for s, _, _ in train], [ms for _, ms, _ in train], color="#e69f00")
-left.set_xlabel("median ms per training step (lower is better)")
+left.barh([row[0] for row in train], [row[2] / row[4] for row in train], color="#e69f00")
+left.axvline(1.0, color="#777777", linewidth=1)
+left.set_xlabel("step time ÷ fp32 eager step beside it (below 1 is faster)")
 left.invert_yaxis()
-right.barh([s for s, _, mib in train if mib == mib], [mib for _, _, mib in train if mib == mib], color="#0072b2")
-right.set_xlabel("activations saved for backward, MiB")
+kept = [row for row in results if row[1] == "train step" and row[6] is not None]
+names = [row[0] for row in kept]
+right.barh(names, [row[6] for row in kept], color="#0072b2", label="activations")
+right.barh(names, [row[7] for row in kept], left=[row[6] for row in kept], color="#cc79a7",
+           label="bfloat16 weight copies")
+right.set_xlabel("kept for backward, MiB")
+right.legend(loc="lower right", frameon=False)
 right.invert_yaxis()
 plt.show()

@@ -1,7 +1,7 @@
 # marks: slow
 # timeout: 120
 # figure: timeline=timeline
-# method: sequential -- each num_workers is timed over whole epochs after a warm-up one; the last feeds the timeline
+# method: interleaved -- all loaders live at once (idle workers wait), one epoch of each per round, rotated
 import statistics
 import time
 import warnings
@@ -67,21 +67,28 @@ def report(variant, epochs):
     print(f"| {variant} | {median_iqr(totals)} | {median_iqr(firsts)} | {REPEATS} |")
 
 
-spans, panels = [], []
+WORKERS = (0, 1, 2, 4, 8)
 print("threads: 1 (the stand-in step is one busy thread)")
 print("| variant | median epoch (ms) | IQR (ms) | first batch (ms) | IQR (ms) | runs |")
 print("|---|---:|---:|---:|---:|---:|")
 with warnings.catch_warnings():
     warnings.filterwarnings("ignore", message="This DataLoader will create")
-    for num_workers in (0, 1, 2, 4, 8):
-        loader = DataLoader(
-            SlowDataset(), batch_size=BATCH, num_workers=num_workers, persistent_workers=num_workers > 0
-        )
+    loaders = {
+        f"num_workers={n}": DataLoader(SlowDataset(), batch_size=BATCH, num_workers=n, persistent_workers=n > 0)
+        for n in WORKERS
+    }
+    loaders["steps only (batches preloaded)"] = list(DataLoader(SlowDataset(), batch_size=BATCH))
+    for loader in loaders.values():
         epoch_ms(loader)  # starts the workers
-        report(f"num_workers={num_workers}", [epoch_ms(loader) for _ in range(REPEATS - 1)] + [epoch_ms(loader, spans)])
-        if num_workers <= 2:
-            panels.append({"title": f"num_workers={num_workers}", "lanes": lanes(spans, num_workers)})
-        spans.clear()
-    preloaded = list(DataLoader(SlowDataset(), batch_size=BATCH))
-    report("steps only (batches preloaded)", [epoch_ms(preloaded) for _ in range(REPEATS)])
+    names = list(loaders)
+    epochs = {name: [] for name in names}
+    spans = {n: [] for n in WORKERS if n <= 2}
+    for round_ in range(REPEATS):  # one epoch of each variant per round, so that a slow moment hits all of them
+        for name in names[round_ % len(names):] + names[:round_ % len(names)]:
+            n = int(name.split("=")[1]) if name.startswith("num_workers=") else None
+            last = round_ == REPEATS - 1 and n in spans
+            epochs[name].append(epoch_ms(loaders[name], spans[n] if last else None))
+    for name in names:
+        report(name, epochs[name])
+panels = [{"title": f"num_workers={n}", "lanes": lanes(spans[n], n)} for n in spans]
 timeline = {"unit": "ms", "panels": panels}

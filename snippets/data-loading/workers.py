@@ -17,3 +17,4 @@ for num_workers in (0, 2):
     print(f"num_workers={num_workers}")
     for values, workers in loader:
         print("  batch", values.tolist(), "from worker", workers[0])
+print("workers start by:", torch.multiprocessing.get_start_method())

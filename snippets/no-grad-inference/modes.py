@@ -4,6 +4,7 @@ from torch import nn
 torch.manual_seed(0)
 model = nn.Sequential(nn.Linear(4, 4), nn.Dropout(0.5))
 x = torch.ones(1, 4)
+print("a new module: training =", model.training)
 
 
 def describe(label, y):
