@@ -52,5 +52,6 @@ with tempfile.TemporaryDirectory() as cache:
     env = {**os.environ, "TORCHINDUCTOR_CACHE_DIR": cache}
     for label in ("empty cache", "warm cache (the one the process before filled)"):
         print(f"new process, {label}:")
-        done = subprocess.run([sys.executable, __file__, "--child"], env=env, capture_output=True, text=True, check=True)
+        child = [sys.executable, __file__, "--child"]
+        done = subprocess.run(child, env=env, capture_output=True, text=True, check=True)
         print(done.stdout, end="")
