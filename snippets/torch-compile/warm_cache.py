@@ -45,7 +45,7 @@ if sys.argv[1:] == ["--child"]:  # what each new process below runs
     first, phases = first_call(gelu_tanh, x)
     second, _ = first_call(gelu_tanh_doubled, x)
     print("  largest part of the first function's first call:", max(phases, key=phases.get))
-    print("  second function's first call shorter than the first's:", second < first / 2)
+    print("  second function's first call under half as long as the first's:", second < first / 2)
     sys.exit()
 
 with tempfile.TemporaryDirectory() as cache:
