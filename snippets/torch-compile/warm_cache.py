@@ -26,15 +26,16 @@ def gelu_tanh_doubled(x):  # a second function of the same size, compiled in the
 
 
 def first_call(fn, x):
-    before = {name: sum(compilation_time_metrics.get(name, [])) for name in PHASES}
+    before = {name: list(compilation_time_metrics.get(name, [])) for name in PHASES}
     hits, misses = counters["inductor"]["fxgraph_cache_hit"], counters["inductor"]["fxgraph_cache_miss"]
     start = time.perf_counter()
     torch.compile(fn)(x)
     total = time.perf_counter() - start
-    phases = {label: sum(compilation_time_metrics.get(name, [])) - before[name] for name, label in PHASES.items()}
+    ran = {name: compilation_time_metrics.get(name, [])[len(before[name]):] for name in PHASES}
+    phases = {label: sum(ran[name]) for name, label in PHASES.items() if ran[name]}  # the phases that ran
     hit = counters["inductor"]["fxgraph_cache_hit"] > hits
     miss = counters["inductor"]["fxgraph_cache_miss"] > misses
-    shown = ", ".join(f"{label} {seconds:.2f} s" for label, seconds in phases.items() if seconds >= 0.005)
+    shown = ", ".join(f"{label} {seconds:.2f} s" for label, seconds in phases.items())
     print(f"  {fn.__name__}: first call {total:.2f} s; cache {'hit' if hit else 'miss' if miss else '?'}; {shown}")
     return total, phases
 
