@@ -11,3 +11,4 @@ print("module after model.to(...):", model.weight.dtype)
 
 x = x.to(torch.float64)
 print("tensor after x = x.to(...):", x.dtype)
+print("x.to(the dtype it has) is x:", x.to(torch.float64) is x)

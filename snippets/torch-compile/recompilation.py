@@ -7,8 +7,14 @@ def describe(value):
 
 def counting_backend(graph_module, example_inputs):
     placeholders = graph_module.graph.find_nodes(op="placeholder")
-    print("  compiling a graph for", ", ".join(describe(node.meta["example_value"]) for node in placeholders))
-    return graph_module.forward
+    inputs = ", ".join(describe(node.meta["example_value"]) for node in placeholders)
+    print("  compiling a graph for", inputs)
+
+    def run(*args):
+        print("  running the graph compiled for", inputs)
+        return graph_module.forward(*args)
+
+    return run
 
 
 def scale(x):
@@ -28,7 +34,7 @@ print("recompile_limit by default:", torch._dynamo.config.recompile_limit)
 torch._dynamo.config.recompile_limit = 2
 compiled = torch.compile(scale, backend=counting_backend, dynamic=False)
 print("dynamic=False, recompile_limit=2")
-for length in (4, 8, 16, 32):
+for length in (4, 8, 16, 32, 4, 8):
     print(" call with length", length)
     compiled(torch.ones(length))
 torch._dynamo.reset()

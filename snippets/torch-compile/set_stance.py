@@ -4,7 +4,7 @@ import torch
 def counting_backend(graph_module, example_inputs):
     shapes = [tuple(x.shape) for x in example_inputs if isinstance(x, torch.Tensor)]
     dynamic = len(shapes) < len(example_inputs)
-    print("  compiling a", "dynamic graph (any length)" if dynamic else f"graph for shape {shapes[0]}")
+    print("  compiling a", "dynamic graph (symbolic length)" if dynamic else f"graph for shape {shapes[0]}")
 
     def run(*args):
         print("  running the compiled graph")
