@@ -1,5 +1,5 @@
 # timeout: 180
-# method: interleaved -- the four layout pairs alternate in rounds on the same weights and input, so a slow moment hits all
+# method: interleaved -- the four layout pairs alternate in rounds on the same weights and input
 import statistics
 
 import torch

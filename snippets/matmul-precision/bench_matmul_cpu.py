@@ -1,5 +1,5 @@
 # timeout: 180
-# depends: isa -- whether "medium" makes oneDNN compute float32 matmuls in bfloat16, and which kernel runs, depends on the instruction sets; the errors and times follow
+# depends: isa -- the instruction sets decide whether "medium" reaches oneDNN and computes in bfloat16 (AMX)
 # method: interleaved -- each run sets its own precision, so the variants alternate in rounds; errors are taken once
 import statistics
 
