@@ -7,20 +7,21 @@ from torch.profiler import profile, record_function
 
 torch.manual_seed(0)
 q, k, v = torch.randn(3, 2, 4, 128, 64).unbind(0)
-choices = {
-    "no sdpa_kernel (default)": None,
-    "MATH only": [SDPBackend.MATH],
-    "EFFICIENT_ATTENTION or MATH": [SDPBackend.EFFICIENT_ATTENTION, SDPBackend.MATH],
+choices = {  # label: (the backends sdpa_kernel allows, None for no sdpa_kernel; dropout_p)
+    "no sdpa_kernel (default)": (None, 0.0),
+    "no sdpa_kernel, dropout_p=0.1": (None, 0.1),
+    "MATH only": ([SDPBackend.MATH], 0.0),
+    "EFFICIENT_ATTENTION or MATH": ([SDPBackend.EFFICIENT_ATTENTION, SDPBackend.MATH], 0.0),
 }
 
 with profile() as prof:
-    for label, backends in choices.items():
+    for label, (backends, dropout_p) in choices.items():
         with record_function(label), sdpa_kernel(backends) if backends else contextlib.nullcontext():
-            F.scaled_dot_product_attention(q, k, v)
+            F.scaled_dot_product_attention(q, k, v, dropout_p=dropout_p)
 for event in prof.events():
     if event.name in choices:
         sdpa = event.cpu_children[0]
-        print(f"{event.name:28} -> {sdpa.cpu_children[0].name}")
+        print(f"{event.name:30} -> {sdpa.cpu_children[0].name}")
 
 for forced in (SDPBackend.EFFICIENT_ATTENTION, SDPBackend.CUDNN_ATTENTION):
     try:

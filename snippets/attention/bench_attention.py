@@ -66,5 +66,5 @@ for name, (_, saved) in variants.items():
     cells = []
     for series in samples[name]:
         q1, _, q3 = statistics.quantiles(series, n=4)
-        cells += [f"{statistics.median(series):.2f}", f"{q3 - q1:.3f}"]
+        cells += [f"{statistics.median(series):.3f}", f"{q3 - q1:.3f}"]
     print(f"| {name} | {' | '.join(cells)} | {ROUNDS} | {saved:.3f} |")

@@ -14,11 +14,14 @@ print("is_causal == boolean mask:", torch.allclose(causal, with_bool_mask, atol=
 print("is_causal == additive -inf mask:", torch.allclose(causal, with_float_mask, atol=1e-6))
 print("first query only sees the first key:", torch.allclose(causal[..., 0, :], v[..., 0, :]))
 
-everything = torch.ones(6, 6, dtype=torch.bool)
-both = F.scaled_dot_product_attention(q, k, v, attn_mask=everything, is_causal=True)
-print("mask and is_causal, default backend: runs, causal:", torch.allclose(both, causal, atol=1e-6))
+partial = torch.ones(6, 6, dtype=torch.bool)
+partial[3:, 1] = False  # queries 3 to 5 may not see key 1 (a pair the causal mask allows)
+both = F.scaled_dot_product_attention(q, k, v, attn_mask=partial, is_causal=True)
+mask_and_causal = F.scaled_dot_product_attention(q, k, v, attn_mask=partial & keep)
+print("mask and is_causal, default backend: runs, applies mask AND causal:",
+      torch.allclose(both, mask_and_causal, atol=1e-6))
 try:
     with sdpa_kernel(SDPBackend.MATH):
-        F.scaled_dot_product_attention(q, k, v, attn_mask=everything, is_causal=True)
+        F.scaled_dot_product_attention(q, k, v, attn_mask=partial, is_causal=True)
 except RuntimeError as error:
     print("mask and is_causal, math backend: RuntimeError:", error)

@@ -40,6 +40,8 @@ if len(sys.argv) == 2:
     print(json.dumps(measure(*json.loads(sys.argv[1]))))
     sys.exit()
 
+print("defaults: cudnn.benchmark =", torch.backends.cudnn.benchmark, "| cudnn.benchmark_limit =",
+      torch.backends.cudnn.benchmark_limit)
 samples = {name: [] for name in VARIANTS}
 for _ in range(ROUNDS):
     for name, variant in VARIANTS.items():

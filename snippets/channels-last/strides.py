@@ -15,3 +15,10 @@ model = nn.Sequential(nn.Conv2d(3, 8, 3), nn.Flatten(), nn.Linear(8 * 2 * 3, 4))
 model = model.to(memory_format=torch.channels_last)
 for name, parameter in model.named_parameters():
     print(f"{name:9} {tuple(parameter.shape)!s:14} strides {parameter.stride()}")
+
+try:
+    nn.Conv3d(3, 8, 3).to(memory_format=torch.channels_last)  # a 5-D weight
+except RuntimeError as error:
+    print("Conv3d to channels_last: RuntimeError:", error)
+conv3d = nn.Conv3d(3, 8, 3).to(memory_format=torch.channels_last_3d)
+print("Conv3d to channels_last_3d: weight strides", conv3d.weight.stride())

@@ -23,6 +23,7 @@ operations = {
     "interpolate": lambda t: F.interpolate(t, scale_factor=2),
     "cat(dim=1)": lambda t: torch.cat([t, t], dim=1),
     "softmax(dim=1)": lambda t: t.softmax(dim=1),
+    "softmax(dim=-1)": lambda t: t.softmax(dim=-1),
     "contiguous()": lambda t: t.contiguous(),
     "adaptive_avg_pool2d(1)": lambda t: F.adaptive_avg_pool2d(t, 1),
     "flatten(1)": lambda t: t.flatten(1),

@@ -1,4 +1,5 @@
 # timeout: 180
+# depends: isa -- the instruction sets decide whether "medium" reaches oneDNN and computes in bfloat16 (AMX)
 # method: interleaved -- each run sets its own precision, so the variants alternate in rounds; errors are taken once
 import statistics
 

@@ -3,8 +3,8 @@ import warnings
 import torch
 
 matmul = torch.backends.cuda.matmul
-print("defaults:", f"cuda={matmul.fp32_precision}", f"mkldnn={torch.backends.mkldnn.matmul.fp32_precision}",
-      f"cudnn conv={torch.backends.cudnn.conv.fp32_precision}")
+print("defaults:", f"level={torch.get_float32_matmul_precision()}", f"cuda={matmul.fp32_precision}",
+      f"mkldnn={torch.backends.mkldnn.matmul.fp32_precision}", f"cudnn conv={torch.backends.cudnn.conv.fp32_precision}")
 for level in ("highest", "high", "medium"):
     torch.set_float32_matmul_precision(level)
     print(f"set_float32_matmul_precision({level!r})".ljust(40), f"-> cuda={matmul.fp32_precision:4}",

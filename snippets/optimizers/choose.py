@@ -1,5 +1,6 @@
 import torch
 from torch import nn
+from torch.profiler import profile, record_function
 
 torch.manual_seed(0)
 model = nn.Linear(4, 4)
@@ -16,3 +17,18 @@ try:
     torch.optim.AdamW(model.parameters(), foreach=True, fused=True)
 except RuntimeError as error:
     print("foreach=True and fused=True: RuntimeError:", error)
+
+with profile() as prof:
+    for label, options in {"defaults (foreach=None, fused=None)": {}, "foreach=True": {"foreach": True}}.items():
+        with record_function(label):
+            torch.optim.AdamW(model.parameters(), lr=0.01, **options).step()
+
+
+def foreach_calls(event):
+    """How many aten::_foreach_* operators run under a profiler event."""
+    return event.name.startswith("aten::_foreach") + sum(foreach_calls(child) for child in event.cpu_children)
+
+
+for event in prof.events():
+    if event.name.startswith(("defaults", "foreach=True")):
+        print(f"AdamW {event.name}, parameters on the CPU: {foreach_calls(event)} aten::_foreach_* calls in step()")

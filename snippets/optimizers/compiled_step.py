@@ -25,7 +25,9 @@ def compiled_step():
 for call in range(1, 4):
     start = time.perf_counter()
     compiled_step()
-    print(f"compiled step, call {call}: {time.perf_counter() - start:.3f} s")
-    eager_optimizer.step()
+    compiled = time.perf_counter() - start
+    start = time.perf_counter()
+    eager_optimizer.step()  # the baseline: the same step, not compiled
+    print(f"call {call}: compiled step {compiled:.3f} s, eager step {time.perf_counter() - start:.3f} s")
 difference = max((a - b).abs().max().item() for a, b in zip(model.parameters(), eager_model.parameters(), strict=True))
 print("parameters equal to three eager steps within 1e-6:", difference < 1e-6)
