@@ -34,6 +34,8 @@ again = nn.Linear(1024, 1024)
 again.load_state_dict(state)
 print("the dict that assign=True used, loaded again:", "shares memory with model:",
       again.weight.data_ptr() == model.weight.data_ptr())
+torch.save(state, "converted.pt")
+print("saved with the dict:", torch.load("converted.pt")._metadata[""])
 
 with torch.no_grad():
     model.weight.zero_()

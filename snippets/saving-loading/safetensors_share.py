@@ -31,5 +31,10 @@ with open("model.safetensors", "rb") as file:
 print("tensors in the file:", list(load_file("model.safetensors")))
 restored = TinyLM()
 print("load_model (missing, unexpected):", load_model(restored, "model.safetensors"))
+try:
+    save_file({"head.weight": model.head.weight.t()}, "transposed.safetensors")
+except ValueError as error:
+    print("ValueError:", str(error).split(". ")[0])
+
 print("same weights:", torch.equal(restored.embed.weight, model.embed.weight),
       "| still tied:", restored.head.weight is restored.embed.weight)

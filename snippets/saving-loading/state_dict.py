@@ -1,3 +1,4 @@
+import os
 import pickle
 
 import torch
@@ -23,6 +24,16 @@ print(type(state).__name__, {name: tuple(t.shape) for name, t in state.items()})
 restored = Net()
 print(restored.load_state_dict(state))
 print("same weights:", torch.equal(restored.fc.weight, model.fc.weight))
+print("state_dict() shares the parameters' memory:",
+      model.state_dict()["fc.weight"].data_ptr() == model.fc.weight.data_ptr())
+print("map_location='meta':", {name: (t.device.type, tuple(t.shape)) for name, t in
+                               torch.load("weights.pt", map_location="meta").items()})
+
+big = torch.randn(1024, 1024)
+torch.save(big[:2], "slice.pt")
+torch.save(big[:2].clone(), "clone.pt")
+print("saved file (KiB): big[:2]", os.path.getsize("slice.pt") // 1024,
+      "| big[:2].clone()", os.path.getsize("clone.pt") // 1024)
 
 print("model.pt needs:", torch.serialization.get_unsafe_globals_in_checkpoint("model.pt"))
 try:
