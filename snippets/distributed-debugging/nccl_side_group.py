@@ -15,7 +15,7 @@ torch.cuda.set_device(device)
 dist.init_process_group("nccl", device_id=device, timeout=timedelta(minutes=2))
 side = dist.new_group(backend="gloo", timeout=timedelta(seconds=30))
 
-dist.monitored_barrier(group=side)
+dist.monitored_barrier(group=side, timeout=timedelta(seconds=30))
 print(f"monitored_barrier passed on the {dist.get_backend(side)} side group")
 x = torch.full((4,), float(dist.get_rank() + 1), device=device)
 dist.all_reduce(x)

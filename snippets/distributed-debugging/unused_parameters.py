@@ -3,6 +3,7 @@
 import contextlib
 import gc
 import os
+import pickle
 import re
 import sys
 import tempfile
@@ -60,19 +61,38 @@ class TwoHeads(nn.Module):
         return self.head_a(torch.relu(self.body(x)))
 
 
+def all_reduces_since(record_id):
+    """The all-reduces the flight recorder holds after entry `record_id`, and the id of its last entry."""
+    entries = pickle.loads(torch._C._distributed_c10d._dump_fr_trace())["entries"]
+    new = [e for e in entries if e["record_id"] > record_id and e["profiling_name"].endswith("all_reduce")]
+    return len(new), max((e["record_id"] for e in entries), default=-1)
+
+
+def same_on_all_ranks(tensor):
+    copies = [torch.empty_like(tensor) for _ in range(dist.get_world_size())]
+    dist.all_gather(copies, tensor.detach())
+    return all(torch.equal(copy, copies[0]) for copy in copies)
+
+
 def train(label, x, with_head_b=True, **ddp_options):
     torch.manual_seed(0)
     model = DDP(TwoHeads(with_head_b).to(device), device_ids=[device] if backend == "nccl" else None, **ddp_options)
     optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
     for step in range(3):
+        _, last = all_reduces_since(-1)
         try:
             optimizer.zero_grad()
             model(x).pow(2).mean().backward()
             optimizer.step()
         except RuntimeError as error:
             return print(f"{label}: step {step} raised RuntimeError:\n{error}")
+        all_reduces, _ = all_reduces_since(last)
+        if step == 0:
+            in_sync = same_on_all_ranks(model.module.body.weight)
+            print(f"{label}: step 0 launched {all_reduces} all-reduce(s); body.weight equal on all ranks: {in_sync}")
     head_b = "" if model.module.head_b is None else f", head_b.weight.grad = {model.module.head_b.weight.grad}"
-    print(f"{label}: 3 steps, body.weight[0, 0] = {model.module.body.weight[0, 0].item():.6f}{head_b}")
+    print(f"{label}: 3 steps, {all_reduces} all-reduce(s) in the last, "
+          f"body.weight[0, 0] = {model.module.body.weight[0, 0].item():.6f}{head_b}")
 
 
 torch.manual_seed(1 + dist.get_rank())
