@@ -67,3 +67,5 @@ class FuncSwishJvp(FuncSwish):
 
 print("hessian with a jvp:", hessian(lambda t: FuncSwishJvp.apply(t).sum())(x).diagonal())
 print("hessian of x * sigmoid(x):", hessian(lambda t: (t * torch.sigmoid(t)).sum())(x).diagonal())
+print("gradcheck(check_forward_ad=True):",
+      gradcheck(FuncSwishJvp.apply, (x.double().requires_grad_(),), check_forward_ad=True))
