@@ -1,5 +1,6 @@
 import torch
-from torch.func import grad, vmap
+from torch.autograd import gradcheck
+from torch.func import grad, hessian, jacfwd, vmap
 
 
 class Swish(torch.autograd.Function):
@@ -43,3 +44,28 @@ class FuncSwish(torch.autograd.Function):
 
 print("grad:", grad(lambda t: FuncSwish.apply(t).sum())(x))
 print("vmap(grad):", vmap(grad(FuncSwish.apply))(x))
+print("gradcheck:", gradcheck(FuncSwish.apply, (x.double().requires_grad_(),)))
+try:
+    jacfwd(FuncSwish.apply)(x)
+except NotImplementedError as error:
+    print("jacfwd: NotImplementedError:", error)
+
+
+class FuncSwishJvp(FuncSwish):
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        (x,) = inputs
+        ctx.save_for_backward(x)
+        ctx.save_for_forward(x)
+
+    @staticmethod
+    def jvp(ctx, x_tangent):
+        (x,) = ctx.saved_tensors
+        s = torch.sigmoid(x)
+        return x_tangent * s * (1 + x * (1 - s))
+
+
+print("hessian with a jvp:", hessian(lambda t: FuncSwishJvp.apply(t).sum())(x).diagonal())
+print("hessian of x * sigmoid(x):", hessian(lambda t: (t * torch.sigmoid(t)).sum())(x).diagonal())
+print("gradcheck(check_forward_ad=True):",
+      gradcheck(FuncSwishJvp.apply, (x.double().requires_grad_(),), check_forward_ad=True))

@@ -30,7 +30,6 @@ torch.manual_seed(0)
 model = Scale(3).double()
 x = torch.randn(4, 3, dtype=torch.float64, requires_grad=True)
 print("gradcheck(model, x):", gradcheck(model, (x,)))
-print("weight.grad after it:", model.weight.grad)
 
 
 def gradcheck_with_parameters(module, x):
@@ -48,3 +47,19 @@ try:
     gradcheck_with_parameters(model, x)
 except GradcheckError as error:
     print("Scale, parameters included: GradcheckError:", str(error).splitlines()[0])
+
+
+class ScaleUnreduced(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, weight):
+        ctx.save_for_backward(x, weight)
+        return x * weight
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        x, weight = ctx.saved_tensors
+        return grad_output * weight, grad_output * x  # shape (4, 3) for a weight of shape (3,)
+
+
+weight = model.weight.detach().requires_grad_()
+print("unreduced (4, 3) weight gradient:", gradcheck(ScaleUnreduced.apply, (x, weight)))
