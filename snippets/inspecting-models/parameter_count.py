@@ -14,6 +14,7 @@ def size_bytes(tensors):
 
 
 params = list(model.parameters())
+model[0].requires_grad_(False)
 print(f"parameters: {count(params):,}")
 print(f"trainable:  {count(p for p in params if p.requires_grad):,}")
 print(f"buffers:    {count(model.buffers()):,}")

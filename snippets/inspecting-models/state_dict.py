@@ -25,6 +25,13 @@ print(restored.load_state_dict(loaded))
 same = all(torch.equal(state[k], v) for k, v in restored.state_dict().items())
 print("every tensor equal:", same)
 
+weights_only = {k: v for k, v in loaded.items() if "running" not in k}
+try:
+    make_model().load_state_dict(weights_only)
+except RuntimeError as error:
+    print("RuntimeError:", str(error).splitlines()[1].strip())
+print(make_model().load_state_dict(weights_only, strict=False))
+
 x = torch.randn(4, 8)
 model.eval()
 restored.eval()
