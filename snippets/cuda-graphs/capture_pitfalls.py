@@ -33,6 +33,8 @@ try:
     static_x.copy_(torch.zeros(8, device="cuda"))
 except RuntimeError as error:
     print("RuntimeError:", error)
+static_x.copy_(torch.ones(1, device="cuda"))
+print("a batch of 1 copied into the static input of 4 raises nothing and fills it:", bool((static_x == 1).all()))
 
 graph = torch.cuda.CUDAGraph()
 try:
