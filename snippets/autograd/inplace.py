@@ -18,6 +18,13 @@ try:
 except RuntimeError as error:
     print("RuntimeError:", error)
 
+out = w.sigmoid()
+out.data.zero_()
+print("out._version after out.data.zero_():", out._version)
+out.sum().backward()
+print("no error, but w.grad:", w.grad)
+
+w.grad = None
 out = w.sigmoid() * 2
 out.sum().backward()
 print("out of place, w.grad:", w.grad)
