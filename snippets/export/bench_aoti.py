@@ -1,7 +1,7 @@
 # marks: slow
 # timeout: 600
 # warns: FutureWarning: isinstance(treespec, LeafSpec) -- raised inside torch 2.13's AOTInductor, not by this code
-# method: interleaved -- eager, torch.compile and the package alternate in rounds; a new process only shows the package runs alone
+# method: interleaved -- eager, torch.compile and the package alternate in rounds; the new process checks output only
 import statistics
 import subprocess
 import sys
