@@ -1,7 +1,7 @@
 # marks: slow
 # timeout: 600
 # warns: FutureWarning: isinstance(treespec, LeafSpec) -- raised inside torch 2.13's AOTInductor, not by this code
-# method: interleaved -- eager and the package alternate in rounds; a new process only shows the package runs alone
+# method: interleaved -- eager, torch.compile and the package alternate in rounds; the new process checks output only
 import statistics
 import subprocess
 import sys
@@ -36,9 +36,12 @@ with torch.no_grad():
     torch.save(x, "x.pt")
     subprocess.run([sys.executable, "-c", RUN_WITHOUT_MODEL_CODE, path, "x.pt", "y.pt"], check=True)
     print("a new process without the model's code:", torch.allclose(torch.load("y.pt"), expected, atol=1e-5))
+    compiled = torch.compile(model)  # the same Inductor, run just in time, behind Dynamo's guards
+    print("torch.compile output matches eager:", torch.allclose(compiled(x), expected, atol=1e-5))
 
     timers = {
         "eager": benchmark.Timer("model(x)", globals={"model": model, "x": x}, num_threads=1),
+        "torch.compile": benchmark.Timer("compiled(x)", globals={"compiled": compiled, "x": x}, num_threads=1),
         "AOTInductor package": benchmark.Timer("package(x)", globals={"package": package, "x": x}, num_threads=1),
     }
     times = {name: [] for name in timers}

@@ -23,3 +23,4 @@ try:
     program.module()(torch.randn(5, 4))
 except AssertionError as error:
     print("AssertionError:", error)
+print("program holds the model's own weight:", program.state_dict["fc.weight"] is model.fc.weight)
