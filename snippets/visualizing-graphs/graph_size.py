@@ -43,3 +43,19 @@ print("parameter tensors:", len(list(model.parameters())))
 for image_size in (64, 224):
     nodes, edges = count_nodes(model, image_size)
     print(f"{image_size}x{image_size} input: {nodes} nodes, {edges} edges")
+
+# Other properties of the input do change the graph (boxes of one nn.Linear's graph):
+linear = nn.Linear(3, 4)
+
+
+def linear_boxes(x):
+    graph = make_dot(linear(x), params=dict(linear.named_parameters()))
+    return len([line for line in graph.body if "->" not in line])
+
+
+with torch.autocast("cpu", torch.bfloat16):
+    autocast_boxes = linear_boxes(torch.randn(2, 3))
+print("nn.Linear boxes: 2-D input", linear_boxes(torch.randn(2, 3)),
+      "| 3-D input", linear_boxes(torch.randn(5, 2, 3)),
+      "| input requires grad", linear_boxes(torch.randn(2, 3, requires_grad=True)),
+      "| bfloat16 autocast", autocast_boxes)

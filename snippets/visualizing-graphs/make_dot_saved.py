@@ -22,3 +22,17 @@ while node is not None:
              for name in dir(node) if name.startswith("_saved_")]
     print(f"{type(node).__name__}:", ", ".join(saved))
     node = node.next_functions[0][0] if node.next_functions else None
+
+# Trimming is best-effort: only base needs a gradient, and only the exponent's
+# gradient formula uses result, yet PowBackward1 saves result as well.
+base = torch.rand(3, requires_grad=True)
+exponent = torch.rand(3)
+p = base.pow(exponent)
+print("PowBackward1 saves:", sorted(n.removeprefix("_saved_") for n in dir(p.grad_fn) if n.startswith("_saved_")))
+
+# backward() frees the saved tensors; reading them afterwards raises.
+y.backward()
+try:
+    y.grad_fn.next_functions[0][0]._saved_result
+except RuntimeError as error:
+    print("after backward():", type(error).__name__, str(error).split(" (")[0])

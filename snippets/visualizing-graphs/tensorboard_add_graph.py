@@ -12,6 +12,8 @@ from torch.utils.tensorboard import SummaryWriter
 torch.manual_seed(0)
 model = nn.Sequential(nn.Linear(3, 4), nn.ReLU(), nn.Linear(4, 1))
 x = torch.randn(2, 3)
+modes = []  # model.training at each forward call
+model.register_forward_pre_hook(lambda module, args: modes.append(module.training))
 
 with tempfile.TemporaryDirectory() as logdir:
     with warnings.catch_warnings(record=True) as caught:
@@ -20,6 +22,9 @@ with tempfile.TemporaryDirectory() as logdir:
             writer.add_graph(model, x)
     for message in dict.fromkeys(f"{w.category.__name__}: {w.message}" for w in caught):
         print(message)
+
+    print("forward calls during add_graph:", len(modes), "| training:", modes, "| after:", model.training)
+    print("graph methods:", [name for name in dir(SummaryWriter) if "graph" in name])
 
     files = sorted(Path(logdir).glob("events.out.tfevents.*"))
     print("event files written:", len(files), "| name:", ".".join(files[0].name.split(".")[:3]) + ".*")
