@@ -10,8 +10,8 @@ from torch.utils.data import DataLoader, TensorDataset
 REPEATS = 15
 torch.manual_seed(0)
 data = TensorDataset(torch.randn(512, 3, 224, 224))
-pageable = [batch for (batch,) in DataLoader(data, batch_size=64, num_workers=2)]
-pinned = [batch for (batch,) in DataLoader(data, batch_size=64, num_workers=2, pin_memory=True)]
+pageable = [batch for (batch,) in DataLoader(data, batch_size=64)]
+pinned = [batch for (batch,) in DataLoader(data, batch_size=64, pin_memory=True)]
 print("batches pinned by the loader:", all(batch.is_pinned() for batch in pinned),
       "| without pin_memory:", any(batch.is_pinned() for batch in pageable))
 weight = torch.randn(224, 224, device="cuda")

@@ -12,9 +12,10 @@ class Squares(Dataset):
         return torch.tensor(index**2), str(worker)
 
 
-for num_workers in (0, 2):
-    loader = DataLoader(Squares(), batch_size=2, num_workers=num_workers)
-    print(f"num_workers={num_workers}")
-    for values, workers in loader:
-        print("  batch", values.tolist(), "from worker", workers[0])
-print("workers start by:", torch.multiprocessing.get_start_method())
+if __name__ == "__main__":
+    for num_workers in (0, 2):
+        loader = DataLoader(Squares(), batch_size=2, num_workers=num_workers)
+        print(f"num_workers={num_workers}")
+        for values, workers in loader:
+            print("  batch", values.tolist(), "from worker", workers[0])
+    print("workers start by:", torch.multiprocessing.get_start_method())
