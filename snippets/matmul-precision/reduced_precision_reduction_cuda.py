@@ -9,7 +9,7 @@ matmul = torch.backends.cuda.matmul
 for dtype, flag in ((torch.float16, "allow_fp16_reduced_precision_reduction"),
                     (torch.bfloat16, "allow_bf16_reduced_precision_reduction")):
     a16, b16 = a.to(dtype), b.to(dtype)
-    exact = a16.double() @ b16.double()  # the same 16-bit inputs, multiplied in float64: only the GEMM's own error is left
+    exact = a16.double() @ b16.double()  # the same 16-bit inputs in float64: only the GEMM's own error is left
     results = {}
     for allowed in (True, False):
         setattr(matmul, flag, allowed)
