@@ -10,15 +10,16 @@ torch.manual_seed(0)
 THREADS, ROUNDS, N = torch.get_num_threads(), 10, 1024
 a, b = torch.randn(2, N, N).unbind(0)
 exact = a.double() @ b.double()
-variants = {  # name: (float32 matmul precision, dtype of the operands)
-    "float32, highest": ("highest", torch.float32),
-    "float32, medium": ("medium", torch.float32),
-    "bfloat16 operands": ("highest", torch.bfloat16),
+variants = {  # name: (float32 matmul precision, dtype the operands are rounded to, dtype of the product)
+    "float32, highest": ("highest", torch.float32, torch.float32),
+    "float32, medium": ("medium", torch.float32, torch.float32),
+    "bfloat16-rounded operands, float32 product": ("highest", torch.bfloat16, torch.float32),
+    "bfloat16 operands": ("highest", torch.bfloat16, torch.bfloat16),
 }
 
 
-def matmul(level, dtype):
-    x, y = a.to(dtype), b.to(dtype)
+def matmul(level, rounded_to, dtype):
+    x, y = a.to(rounded_to).to(dtype), b.to(rounded_to).to(dtype)
 
     def run():
         torch.set_float32_matmul_precision(level)

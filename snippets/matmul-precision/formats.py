@@ -14,6 +14,11 @@ def round_to_tf32(x):
     return ((bits + rounding) & ~0x1FFF).view(torch.float32)
 
 
+def truncate_to_tf32(x):
+    """float32 cut to 10 mantissa bits (the 13 lower bits dropped): the other conversion a GPU may use."""
+    return (x.view(torch.int32) & ~0x1FFF).view(torch.float32)
+
+
 formats = {
     "float32": (mantissa_bits(torch.float32), torch.finfo(torch.float32).max),
     "TF32": (mantissa_bits(torch.float16), torch.finfo(torch.float32).max),  # float16's precision, float32's range
@@ -26,4 +31,5 @@ for name, (bits, largest) in formats.items():
 x = torch.tensor([math.pi, 1 / 3, 70000.0])
 print("float32:", x.tolist())
 print("TF32:   ", round_to_tf32(x).tolist())
+print("TF32 truncated:", truncate_to_tf32(x).tolist())
 print("float16:", x.half().float().tolist())

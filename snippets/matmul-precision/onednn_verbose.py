@@ -30,3 +30,7 @@ for level in ("highest", "medium"):
     torch.set_float32_matmul_precision(level)
     calls = onednn_matmuls(lambda: a @ b)
     print(f"{level}: {len(calls)} oneDNN call(s)", *calls, sep="\n  ")
+
+torch.set_float32_matmul_precision("highest")
+calls = onednn_matmuls(lambda: a.bfloat16() @ b.bfloat16())
+print(f"bfloat16 operands: {len(calls)} oneDNN call(s)", *calls, sep="\n  ")

@@ -4,11 +4,13 @@ import torch
 
 matmul = torch.backends.cuda.matmul
 print("defaults:", f"level={torch.get_float32_matmul_precision()}", f"cuda={matmul.fp32_precision}",
-      f"mkldnn={torch.backends.mkldnn.matmul.fp32_precision}", f"cudnn conv={torch.backends.cudnn.conv.fp32_precision}")
+      f"mkldnn={torch.backends.mkldnn.matmul.fp32_precision}", f"cudnn conv={torch.backends.cudnn.conv.fp32_precision}",
+      f"cudnn rnn={torch.backends.cudnn.rnn.fp32_precision}")
 for level in ("highest", "high", "medium"):
     torch.set_float32_matmul_precision(level)
     print(f"set_float32_matmul_precision({level!r})".ljust(40), f"-> cuda={matmul.fp32_precision:4}",
-          f"mkldnn={torch.backends.mkldnn.matmul.fp32_precision:4}", f"legacy allow_tf32={matmul.allow_tf32}")
+          f"mkldnn={torch.backends.mkldnn.matmul.fp32_precision:4}", f"legacy allow_tf32={matmul.allow_tf32!s:5}",
+          f"cudnn conv={torch.backends.cudnn.conv.fp32_precision}")
 
 torch.set_float32_matmul_precision("highest")
 torch.backends.cuda.matmul.fp32_precision = "tf32"  # the new, per-backend switch
