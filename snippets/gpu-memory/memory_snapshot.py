@@ -8,10 +8,9 @@ import torch
 from torch import nn
 
 torch.manual_seed(0)
+torch.cuda.memory._record_memory_history(max_entries=100_000)
 model = nn.Sequential(nn.Linear(1024, 4096), nn.ReLU(), nn.Linear(4096, 1024)).cuda()
 optimizer = torch.optim.AdamW(model.parameters())
-
-torch.cuda.memory._record_memory_history(max_entries=100_000)
 for _ in range(3):
     loss = model(torch.randn(512, 1024, device="cuda")).square().mean()
     loss.backward()
