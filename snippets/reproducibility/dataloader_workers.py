@@ -25,11 +25,6 @@ def epoch(worker_init_fn=None):
     return [batch.tolist() for batch in loader]
 
 
-print("without worker_init_fn:", epoch())
-print("with worker_init_fn:   ", epoch(reseed_worker))
-print("again, same seed:      ", epoch(reseed_worker))
-
-
 class WorkerSeed(Dataset):
     def __len__(self):
         return 2
@@ -45,6 +40,12 @@ def seeds_change_between_epochs(persistent_workers):
     return first != second
 
 
-for persistent_workers in (False, True):
-    print(f"persistent_workers={persistent_workers}: worker seeds change between epochs:",
-          seeds_change_between_epochs(persistent_workers))
+if __name__ == "__main__":
+    print("without worker_init_fn:", epoch())
+    print("with worker_init_fn:   ", epoch(reseed_worker))
+    print("again, same seed:      ", epoch(reseed_worker))
+
+    for persistent_workers in (False, True):
+        print(f"persistent_workers={persistent_workers}: worker seeds change between epochs:",
+              seeds_change_between_epochs(persistent_workers))
+

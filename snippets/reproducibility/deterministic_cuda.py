@@ -13,6 +13,8 @@ try:
     torch.histc(torch.rand(1000, device="cuda"), bins=10)
 except RuntimeError as error:
     print("RuntimeError:", error)
+counts = torch.bincount(torch.randint(0, 10, (1000,), device="cuda"), minlength=10)
+print("bincount without weights, deterministic mode, counted:", counts.sum().item())
 
 a = torch.randn(2048, 2048, device="cuda")
 print("matmul twice, bit-identical:", torch.equal(a @ a, a @ a))
