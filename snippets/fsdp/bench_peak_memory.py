@@ -114,9 +114,9 @@ def worker():
     dist.destroy_process_group()
 
 
-def median_iqr(values):
-    q1, median, q3 = statistics.quantiles([v / 2**20 for v in values], n=4)
-    return f"{median:.2f} | {q3 - q1:.2f}"
+def median_iqr(values, unit=2**20):
+    q1, median, q3 = statistics.quantiles([v / unit for v in values], n=4)
+    return f"{median:.2f} | {q3 - q1:.2f}" if unit == 2**20 else f"{median:.0f} | {q3 - q1:.0f}"
 
 
 @contextlib.contextmanager
@@ -150,12 +150,12 @@ def launch():
         results = json.load(f)
     print("threads: 1 (torchrun sets OMP_NUM_THREADS=1 in each of the 2 processes); memory of rank 0")
     print("| variant | construction peak (MiB) | IQR (MiB) | at rest (MiB) | IQR (MiB) | step peak (MiB) | IQR (MiB) "
-          "| left by forward (MiB) | IQR (MiB) | runs | all-gathers per step |")
+          "| left by forward (KiB) | IQR (KiB) | runs | all-gathers per step |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for name, runs in results.items():
         construction, at_rest, step_peak, after_forward, all_gathers = zip(*runs, strict=True)
         print(f"| {name} | {median_iqr(construction)} | {median_iqr(at_rest)} | {median_iqr(step_peak)} "
-              f"| {median_iqr(after_forward)} | {len(runs)} | {all_gathers[0]} |")
+              f"| {median_iqr(after_forward, unit=2**10)} | {len(runs)} | {all_gathers[0]} |")
 
 
 if __name__ == "__main__":
