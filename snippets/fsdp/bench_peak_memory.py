@@ -1,7 +1,7 @@
 # marks: distributed slow
 # timeout: 200
 # launch: python
-# method: interleaved -- each round builds every variant afresh in the same two ranks; peaks come from profiler events
+# method: interleaved -- each round builds every variant afresh after a gc.collect(); peaks from profiler events
 import contextlib
 import functools
 import gc
@@ -78,6 +78,7 @@ def train_step(model, optimizer, x):
 
 
 def measure(mesh, options, x):
+    gc.collect()  # an earlier variant's modules sit in reference cycles: free them now, not inside this one's windows
     construction, built, model = allocated(lambda: build(mesh, **options))
     optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
     step = functools.partial(train_step, model, optimizer, x)
@@ -88,7 +89,11 @@ def measure(mesh, options, x):
     during_step, _, _ = allocated(step)
     entries = pickle.loads(torch._C._distributed_c10d._dump_fr_trace())["entries"][before:]
     all_gathers = sum(e["profiling_name"].endswith("all_gather") for e in entries)
-    return construction, at_rest, at_rest + during_step, all_gathers
+    # what the forward pass leaves allocated for the backward pass: activations, and any gathered parameters kept
+    _, after_forward, loss = allocated(lambda: model(x).pow(2).mean())
+    loss.backward()
+    optimizer.zero_grad()
+    return construction, at_rest, at_rest + during_step, after_forward, all_gathers
 
 
 def worker():
@@ -109,9 +114,9 @@ def worker():
     dist.destroy_process_group()
 
 
-def median_iqr(values):
-    q1, median, q3 = statistics.quantiles([v / 2**20 for v in values], n=4)
-    return f"{median:.2f} | {q3 - q1:.2f}"
+def median_iqr(values, unit=2**20):
+    q1, median, q3 = statistics.quantiles([v / unit for v in values], n=4)
+    return f"{median:.2f} | {q3 - q1:.2f}" if unit == 2**20 else f"{median:.0f} | {q3 - q1:.0f}"
 
 
 @contextlib.contextmanager
@@ -144,13 +149,13 @@ def launch():
     with open("results.json") as f:
         results = json.load(f)
     print("threads: 1 (torchrun sets OMP_NUM_THREADS=1 in each of the 2 processes); memory of rank 0")
-    print("| variant | construction peak (MiB) | IQR (MiB) | at rest (MiB) | step peak (MiB) | IQR (MiB) | runs "
-          "| all-gathers per step |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    print("| variant | construction peak (MiB) | IQR (MiB) | at rest (MiB) | IQR (MiB) | step peak (MiB) | IQR (MiB) "
+          "| left by forward (KiB) | IQR (KiB) | runs | all-gathers per step |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for name, runs in results.items():
-        construction, at_rest, step_peak, all_gathers = zip(*runs, strict=True)
-        print(f"| {name} | {median_iqr(construction)} | {at_rest[0] / 2**20:.2f} | {median_iqr(step_peak)} "
-              f"| {len(runs)} | {all_gathers[0]} |")
+        construction, at_rest, step_peak, after_forward, all_gathers = zip(*runs, strict=True)
+        print(f"| {name} | {median_iqr(construction)} | {median_iqr(at_rest)} | {median_iqr(step_peak)} "
+              f"| {median_iqr(after_forward, unit=2**10)} | {len(runs)} | {all_gathers[0]} |")
 
 
 if __name__ == "__main__":
