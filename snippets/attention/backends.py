@@ -1,4 +1,5 @@
 import contextlib
+import warnings
 
 import torch
 import torch.nn.functional as F
@@ -29,3 +30,21 @@ for forced in (SDPBackend.EFFICIENT_ATTENTION, SDPBackend.CUDNN_ATTENTION):
             F.scaled_dot_product_attention(q, k, v)
     except RuntimeError as error:
         print(f"{forced.name} only: RuntimeError: {error}")
+
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    try:
+        with sdpa_kernel(SDPBackend.FLASH_ATTENTION):
+            F.scaled_dot_product_attention(q, k, v, dropout_p=0.1)
+    except RuntimeError as error:
+        print(f"FLASH_ATTENTION only, dropout_p=0.1: RuntimeError: {error}")
+for warning in caught:
+    print("  UserWarning:", str(warning.message).split(" (Triggered internally")[0])
+
+q16, k16, v16 = (t.bfloat16() for t in (q, k, v))
+with sdpa_kernel(SDPBackend.MATH):
+    upcast = F.scaled_dot_product_attention(q16, k16, v16)
+    torch.backends.cuda.allow_fp16_bf16_reduction_math_sdp(True)
+    reduced = F.scaled_dot_product_attention(q16, k16, v16)
+    torch.backends.cuda.allow_fp16_bf16_reduction_math_sdp(False)
+print("bfloat16 on the CPU, math: torch.backends.cuda switch changes the result:", not torch.equal(upcast, reduced))

@@ -25,3 +25,17 @@ with warnings.catch_warnings(record=True) as caught:
         print("FLASH_ATTENTION only, float32: RuntimeError:", error)
 for warning in caught:
     print("UserWarning:", str(warning.message).splitlines()[0])
+
+qb, kb, vb = (t.bfloat16() for t in (q, k, v))
+tril = torch.ones(1024, 1024, dtype=torch.bool, device="cuda").tril()
+for label, causal in (("is_causal=True", {"is_causal": True}), ("tril attn_mask", {"attn_mask": tril})):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            with sdpa_kernel(SDPBackend.FLASH_ATTENTION):
+                F.scaled_dot_product_attention(qb, kb, vb, **causal)
+            print(f"FLASH_ATTENTION only, bfloat16, {label}: runs")
+        except RuntimeError as error:
+            print(f"FLASH_ATTENTION only, bfloat16, {label}: RuntimeError: {error}")
+    for warning in caught:
+        print("  UserWarning:", str(warning.message).split(" (Triggered internally")[0])

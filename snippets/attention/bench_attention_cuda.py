@@ -4,6 +4,7 @@
 import contextlib
 import math
 import statistics
+import warnings
 
 import torch
 import torch.nn.functional as F
@@ -58,11 +59,15 @@ for length in LENGTHS:
                for _ in range(3))
     for name, attention in implementations.items():
         run = step(attention, q, k, v)
-        try:
-            run()  # allocates q.grad, k.grad, v.grad and the kernels' workspaces once, outside every measurement
-            runs[f"{name}, L={length}"] = run
-        except RuntimeError as error:
-            print(f"{name}, L={length}: {str(error).splitlines()[0]}")
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                run()  # allocates q.grad, k.grad, v.grad and the kernels' workspaces once, outside every measurement
+                runs[f"{name}, L={length}"] = run
+            except RuntimeError as error:  # torch.OutOfMemoryError is one too: the type name tells them apart
+                print(f"{name}, L={length}: {type(error).__name__}: {str(error).splitlines()[0]}")
+                for warning in caught:
+                    print("  UserWarning:", str(warning.message).split(" (Triggered internally")[0])
 rows = {name: (benchmark.Timer("f()", globals={"f": run}), peak_mib(run)) for name, run in runs.items()}
 
 samples = {name: [] for name in rows}

@@ -2,12 +2,40 @@ import math
 
 import torch
 import torch.nn.functional as F
+from torch.nn.attention import SDPBackend, sdpa_kernel
 
 torch.manual_seed(0)
-q, k, v = torch.randn(3, 1, 1, 3, 4).unbind(0)
+q, k, v = (t.requires_grad_() for t in torch.randn(3, 1, 1, 3, 4).unbind(0))
 keep = torch.ones(3, 3, dtype=torch.bool)
 keep[0] = False  # the first query may attend to nothing (a padding row)
+has_key = keep.any(-1, keepdim=True)  # False for the padding row
 
-scores = (q @ k.transpose(-2, -1) / math.sqrt(4)).masked_fill(~keep, float("-inf"))
-print("hand-written, first row:", (scores.softmax(-1) @ v)[0, 0, 0])
-print("SDPA, first row:        ", F.scaled_dot_product_attention(q, k, v, attn_mask=keep)[0, 0, 0])
+
+def hand_written(q, k, v, keep, zero_empty_rows=False):
+    scores = (q @ k.transpose(-2, -1) / math.sqrt(4)).masked_fill(~keep, float("-inf"))
+    weights = scores.softmax(-1)
+    if zero_empty_rows:
+        weights = torch.where(has_key, weights, 0.0)
+    return weights @ v
+
+
+def finite_gradients(out):
+    for t in (q, k, v):
+        t.grad = None
+    out[0, 0][has_key[:, 0]].sum().backward()  # the padding row is left out of the loss
+    return ", ".join(f"{name}.grad {torch.isfinite(t.grad).all().item()}" for name, t in (("q", q), ("k", k), ("v", v)))
+
+
+out = hand_written(q, k, v, keep)
+print("hand-written, first row:", out[0, 0, 0].detach())
+print("  finite gradients, loss without the padding row:", finite_gradients(out))
+out = hand_written(q, k, v, keep, zero_empty_rows=True)
+print("hand-written, weights of empty rows set to 0:", out[0, 0, 0].detach())
+print("  finite gradients:", finite_gradients(out))
+out = F.scaled_dot_product_attention(q, k, v, attn_mask=keep)
+print("SDPA, first row:", out[0, 0, 0].detach())
+print("  finite gradients:", finite_gradients(out))
+with sdpa_kernel(SDPBackend.MATH):
+    out = F.scaled_dot_product_attention(q, k, v, attn_mask=keep)
+print("SDPA, math backend, first row:", out[0, 0, 0].detach())
+print("  finite gradients:", finite_gradients(out))

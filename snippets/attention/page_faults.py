@@ -1,0 +1,33 @@
+import math
+import resource
+
+import torch
+import torch.nn.functional as F
+
+torch.manual_seed(0)
+MIB = 2**20
+
+
+def hand_written(q, k, v):
+    scores = q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))
+    return scores.softmax(dim=-1) @ v
+
+
+def fresh_mib_per_forward(attention, q, k, v, calls=5):
+    with torch.inference_mode():
+        for _ in range(3):
+            attention(q, k, v)
+        before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+        for _ in range(calls):
+            attention(q, k, v)
+        faults = resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before
+    return faults * resource.getpagesize() / calls / MIB
+
+
+for length in (1024, 2048):
+    q, k, v = (torch.randn(1, 2, length, 64) for _ in range(3))
+    score_mib = q.size(0) * q.size(1) * length * length * 4 / MIB
+    print(f"L={length}: one score matrix is {score_mib:.0f} MiB")
+    for name, attention in (("hand-written", hand_written), ("SDPA", F.scaled_dot_product_attention)):
+        fresh = fresh_mib_per_forward(attention, q, k, v)
+        print(f"  {name}: pages faulted in per forward: {32 * round(fresh / 32)} MiB (to the nearest 32 MiB)")
