@@ -26,3 +26,6 @@ loss_b = forward(torch.tensor([-3.0, -1.0]), w)
 
 graph_a = make_dot(loss_a, params={"w": w})
 graph_b = make_dot(loss_b, params={"w": w})
+
+h = torch.tensor([0.25, 0.25]) * w
+print("h.sum():", type(h.sum().grad_fn).__name__, "| h.sum() > 0:", (h.sum() > 0).grad_fn)

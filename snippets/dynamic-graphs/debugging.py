@@ -1,3 +1,5 @@
+import traceback
+
 import torch
 from torch import nn
 
@@ -19,3 +21,5 @@ try:
     Net()(torch.randn(5, 4))
 except RuntimeError as error:
     print("RuntimeError:", error)
+    frames = [f for f in traceback.extract_tb(error.__traceback__) if f.filename == __file__]
+    print("traceback, last line of this file:", frames[-1].line)

@@ -11,8 +11,12 @@ for cond in (torch.tensor([True, False]), torch.tensor([False, True])):
     inputs = [type(fn).__name__ for fn, _ in out.grad_fn.next_functions if fn is not None]
     print(f"cond={cond.tolist()}: {type(out.grad_fn).__name__} <- {inputs}")
 
-out.sum().backward()
-print("a.grad:", a.grad, "| b.grad:", b.grad)
+(out * torch.tensor([5.0, 7.0])).sum().backward()
+print("upstream [5, 7] -> a.grad:", a.grad, "| b.grad:", b.grad)
+
+out = torch.where(cond, a, torch.tensor([3.0, 4.0]))
+inputs = [type(fn).__name__ if fn else None for fn, _ in out.grad_fn.next_functions]
+print(f"constant b: {type(out.grad_fn).__name__} <- {inputs}")
 
 try:
     if cond:
