@@ -5,7 +5,8 @@ from torch import Tensor
 
 @torch.library.custom_op("mylib::interp", mutates_args=())
 def interp(x: Tensor, xp: Tensor, fp: Tensor) -> Tensor:
-    return torch.from_numpy(np.interp(x.numpy(force=True), xp.numpy(force=True), fp.numpy(force=True))).to(device=x.device, dtype=x.dtype)
+    y = np.interp(x.numpy(force=True), xp.numpy(force=True), fp.numpy(force=True))
+    return torch.from_numpy(y).to(device=x.device, dtype=x.dtype)
 
 
 @interp.register_fake
@@ -15,7 +16,8 @@ def _(x, xp, fp):
 
 @torch.library.custom_op("mylib::interp_strided", mutates_args=())
 def interp_strided(x: Tensor, xp: Tensor, fp: Tensor) -> Tensor:
-    return torch.from_numpy(np.interp(x.numpy(force=True), xp.numpy(force=True), fp.numpy(force=True))).to(device=x.device, dtype=x.dtype)
+    y = np.interp(x.numpy(force=True), xp.numpy(force=True), fp.numpy(force=True))
+    return torch.from_numpy(y).to(device=x.device, dtype=x.dtype)
 
 
 @interp_strided.register_fake
@@ -38,4 +40,5 @@ print("eager .view(-1):", interp_strided(xt, xp, fp).view(-1).shape)
 try:
     flat(xt)
 except torch._dynamo.exc.TorchRuntimeError as error:
-    print("compiled .view(-1): TorchRuntimeError:", next(line for line in str(error).splitlines() if "Cannot view" in line).split("got ")[-1])
+    message = next(line for line in str(error).splitlines() if "Cannot view" in line)
+    print("compiled .view(-1): TorchRuntimeError:", message.split("got ")[-1])
