@@ -13,9 +13,11 @@ def scaled_interp(x, xp, fp):
 
 xp, fp = torch.tensor([0.0, 1.0, 2.0]), torch.tensor([0.0, 10.0, 0.0])
 x = torch.tensor([0.1, 0.4, 0.7])
+print("plain function:", scaled_interp(x, xp, fp).tolist())
 explanation = torch._dynamo.explain(scaled_interp)(x, xp, fp)
 print("graphs:", explanation.graph_count, "| graph breaks:", explanation.graph_break_count)
-print("reasons:", sorted({reason.reason.splitlines()[0] for reason in explanation.break_reasons}))
+for reason in explanation.break_reasons:
+    print("break:", reason.reason.splitlines()[0], "| in", " -> ".join(frame.name for frame in reason.user_stack))
 torch._dynamo.reset()
 
 try:

@@ -5,12 +5,13 @@ from torch import Tensor
 
 @torch.library.custom_op("mylib::interp", mutates_args=())
 def interp(x: Tensor, xp: Tensor, fp: Tensor) -> Tensor:
-    return torch.from_numpy(np.interp(x.numpy(force=True), xp.numpy(force=True), fp.numpy(force=True))).to(x.dtype)
+    y = np.interp(x.numpy(force=True), xp.numpy(force=True), fp.numpy(force=True))
+    return torch.from_numpy(y).to(device=x.device, dtype=x.dtype)
 
 
 @interp.register_fake
 def _(x, xp, fp):
-    return torch.empty_like(x)
+    return x.new_empty(x.shape)
 
 
 def setup_context(ctx, inputs, output):
@@ -19,8 +20,10 @@ def setup_context(ctx, inputs, output):
 
 
 def backward(ctx, grad):
+    if ctx.needs_input_grad[1] or ctx.needs_input_grad[2]:
+        raise NotImplementedError("interp: no gradient for the points xp, fp")
     x, xp, fp = ctx.saved_tensors
-    right = torch.searchsorted(xp, x).clamp(1, len(xp) - 1)
+    right = torch.searchsorted(xp, x.contiguous()).clamp(1, len(xp) - 1)
     slope = (fp[right] - fp[right - 1]) / (xp[right] - xp[right - 1])
     inside = (x >= xp[0]) & (x <= xp[-1])  # np.interp is flat outside [xp[0], xp[-1]]
     return grad * slope * inside, None, None
@@ -37,5 +40,7 @@ torch._dynamo.reset()
 
 x64 = torch.tensor([-0.5, 0.1, 0.4, 0.7, 1.3, 2.5], dtype=torch.float64, requires_grad=True)
 print("gradcheck:", torch.autograd.gradcheck(interp, (x64, xp.double(), fp.double())))
-for name, result in torch.library.opcheck(interp, (x, xp, fp)).items():
-    print(f"opcheck {name}: {result}")
+xt = torch.linspace(-0.5, 2.5, 12).reshape(3, 4).t().requires_grad_()  # 2-D, transposed
+for sample in (x, xt):
+    for name, result in torch.library.opcheck(interp, (sample, xp, fp)).items():
+        print(f"opcheck, x of shape {tuple(sample.shape)}, {name}: {result}")

@@ -5,12 +5,13 @@ from torch import Tensor, nn
 
 @torch.library.custom_op("mylib::interp", mutates_args=())
 def interp(x: Tensor, xp: Tensor, fp: Tensor) -> Tensor:
-    return torch.from_numpy(np.interp(x.numpy(force=True), xp.numpy(force=True), fp.numpy(force=True))).to(x.dtype)
+    y = np.interp(x.numpy(force=True), xp.numpy(force=True), fp.numpy(force=True))
+    return torch.from_numpy(y).to(device=x.device, dtype=x.dtype)
 
 
 @interp.register_fake
 def _(x, xp, fp):
-    return torch.empty_like(x)
+    return x.new_empty(x.shape)
 
 
 @torch.library.custom_op("mylib::interp_", mutates_args=("x",))

@@ -5,7 +5,8 @@ from torch import Tensor
 
 @torch.library.custom_op("mylib::interp", mutates_args=())
 def interp(x: Tensor, xp: Tensor, fp: Tensor) -> Tensor:
-    return torch.from_numpy(np.interp(x.numpy(force=True), xp.numpy(force=True), fp.numpy(force=True))).to(x.dtype)
+    y = np.interp(x.numpy(force=True), xp.numpy(force=True), fp.numpy(force=True))
+    return torch.from_numpy(y).to(device=x.device, dtype=x.dtype)
 
 
 def scaled_interp(x, xp, fp):
