@@ -12,17 +12,21 @@ implementations = {"for-loop (foreach=False)": {"foreach": False}, "foreach=True
                    "fused=True": {"fused": True}}
 
 
-def optimizer(options):
+def model_and_optimizer(options):
     torch.manual_seed(0)
     model = nn.Sequential(*[nn.Linear(256, 256) for _ in range(100)]).cuda()  # 200 parameter tensors
     model(torch.randn(32, 256, device="cuda")).sum().backward()
     opt = torch.optim.AdamW(model.parameters(), lr=1e-3, **options)
     opt.step()
-    return opt
+    return model, opt
 
 
-timers = {name: benchmark.Timer("step()", globals={"step": optimizer(options).step})
-          for name, options in implementations.items()}
+setups = {name: model_and_optimizer(options) for name, options in implementations.items()}
+models = [model for model, _ in setups.values()]
+print("same parameters after one step (atol=1e-6):",
+      all(torch.allclose(a, b, atol=1e-6) for m in models[1:]
+          for a, b in zip(models[0].parameters(), m.parameters(), strict=True)))
+timers = {name: benchmark.Timer("step()", globals={"step": opt.step}) for name, (_, opt) in setups.items()}
 samples = {name: [] for name in implementations}
 for _ in range(ROUNDS):
     for name, timer in timers.items():

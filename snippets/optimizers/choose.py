@@ -17,6 +17,19 @@ try:
     torch.optim.AdamW(model.parameters(), foreach=True, fused=True)
 except RuntimeError as error:
     print("foreach=True and fused=True: RuntimeError:", error)
+try:
+    torch.optim.AdamW(model.parameters(), lr=torch.tensor(0.01), foreach=True)
+except ValueError as error:
+    print("foreach=True with lr=torch.tensor(0.01): ValueError:", error)
+
+meta = nn.Parameter(torch.zeros(4, device="meta"))  # a device without a fused kernel
+adam = torch.optim.Adam([meta], fused=True)
+print("Adam fused=True, a parameter on the meta device: constructed")
+meta.grad = torch.zeros_like(meta)
+try:
+    adam.step()
+except RuntimeError as error:
+    print("... its first step(): RuntimeError:", error)
 
 with profile() as prof:
     for label, options in {"defaults (foreach=None, fused=None)": {}, "foreach=True": {"foreach": True}}.items():
