@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import torch
+
 WORKER = Path(__file__).with_name("worker.py")
 
 with socket.socket() as probe:
@@ -17,7 +19,10 @@ tasks = []
 for task in range(2):
     slurm = {"SLURM_PROCID": str(task), "SLURM_LOCALID": "0", "SLURM_NODEID": str(task),
              "SLURM_NTASKS_PER_NODE": "1", "SLURM_NTASKS": "2", "SLURM_JOB_ID": "4242"}
-    env = {**os.environ, **slurm, "MASTER_ADDR": "127.0.0.1", "MASTER_PORT": str(port)}
+    # one GPU per task as --gpus-per-task=1 would bind it, or none (gloo) with fewer than two GPUs
+    visible = os.environ.get("CUDA_VISIBLE_DEVICES", ",".join(map(str, range(torch.cuda.device_count()))))
+    gpus = visible.split(",")[task] if torch.cuda.device_count() >= 2 else ""
+    env = {**os.environ, **slurm, "MASTER_ADDR": "127.0.0.1", "MASTER_PORT": str(port), "CUDA_VISIBLE_DEVICES": gpus}
     tasks.append(subprocess.Popen([sys.executable, str(WORKER)], env=env, stdout=subprocess.PIPE,
                                   stderr=subprocess.STDOUT, text=True))
 try:

@@ -7,7 +7,10 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
+
+import torch
 
 WORKER = Path(__file__).with_name("worker.py")
 
@@ -38,26 +41,37 @@ def stop_agent(agent):
             os.killpg(agent.pid, signal.SIGKILL)
 
 
-def run_two_agents(form, rendezvous_options):
+def gpus_of(agent):
+    """Two hosts never share a GPU; two agents on one machine must not either (two NCCL ranks on one GPU fail).
+    With two GPUs or more, agent K sees only GPU K; with fewer, neither sees any, and both use gloo."""
+    if torch.cuda.device_count() < 2:
+        return ""
+    visible = os.environ.get("CUDA_VISIBLE_DEVICES")
+    return visible.split(",")[agent] if visible else str(agent)
+
+
+def run_two_agents(form, rendezvous_options, logs):
     """Start two torchrun agents at once, as two hosts would; print their workers' lines in rank order."""
     with contextlib.ExitStack() as running:
         agents = []
         for agent, options in enumerate(rendezvous_options):
             command = [sys.executable, "-m", "torch.distributed.run", "--nnodes=2", "--nproc-per-node=1", *options,
-                       f"--log-dir=logs/{form}/agent{agent}", "--redirects=3", str(WORKER)]
+                       f"--log-dir={logs}/{form}/agent{agent}", "--redirects=3", str(WORKER)]
+            env = {**os.environ, "CUDA_VISIBLE_DEVICES": gpus_of(agent)}
             agents.append(running.enter_context(
-                torchrun_agent(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)))
+                torchrun_agent(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)))
         statuses = [agent.wait(timeout=90) for agent in agents]
     print(f"== {form}: agents exited with {statuses}")
-    lines = [line for log in Path("logs", form).glob("agent*/*/attempt_0/*/stdout.log")
+    lines = [line for log in Path(logs, form).glob("agent*/*/attempt_0/*/stdout.log")
              for line in log.read_text().splitlines()]
     for line in sorted(lines, key=lambda line: int(line.split()[1])):
         print(line)
 
 
-port = free_port()
-run_two_agents("static", [["--node-rank=0", "--master-addr=127.0.0.1", f"--master-port={port}"],
-                          ["--node-rank=1", "--master-addr=127.0.0.1", f"--master-port={port}"]])
-port = free_port()
-c10d = ["--rdzv-backend=c10d", f"--rdzv-endpoint=127.0.0.1:{port}", "--rdzv-id=two-agents-demo"]
-run_two_agents("c10d", [c10d, c10d])
+with tempfile.TemporaryDirectory() as logs:  # a fresh folder: torchrun adds a new one per launch
+    port = free_port()
+    run_two_agents("static", [["--node-rank=0", "--master-addr=127.0.0.1", f"--master-port={port}"],
+                              ["--node-rank=1", "--master-addr=127.0.0.1", f"--master-port={port}"]], logs)
+    port = free_port()
+    c10d = ["--rdzv-backend=c10d", f"--rdzv-endpoint=127.0.0.1:{port}", "--rdzv-id=two-agents-demo"]
+    run_two_agents("c10d", [c10d, c10d], logs)
