@@ -37,7 +37,8 @@ def cuda_events():
 
 
 ROUNDS = 20
-print("threads: 1")
+torch.set_num_threads(1)
+print(f"threads: {torch.get_num_threads()}")
 print("| variant | median (ms) | IQR (ms) | runs |")
 print("|---|---:|---:|---:|")
 for name, measure in [("perf_counter, no sync", naive), ("perf_counter + synchronize()", synchronized),
@@ -45,4 +46,4 @@ for name, measure in [("perf_counter, no sync", naive), ("perf_counter + synchro
     samples = [measure() for _ in range(ROUNDS)]
     torch.cuda.synchronize()
     q1, _, q3 = statistics.quantiles(samples, n=4)
-    print(f"| {name} | {statistics.median(samples):.3f} | {q3 - q1:.3f} | {ROUNDS} |")
+    print(f"| {name} | {statistics.median(samples):.4g} | {q3 - q1:.4g} | {ROUNDS} |")
