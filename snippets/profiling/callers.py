@@ -33,6 +33,11 @@ with tempfile.TemporaryDirectory() as trace_dir:
 print("trace spans, with_stack=True:  ", sorted({e["name"] for e in events if e.get("cat") == "python_function"
                                                  and e["name"].startswith("nn.Module:")}))
 
+with profile(activities=[ProfilerActivity.CPU], record_shapes=True) as prof:
+    model(x)
+print("addmm by input shapes:         ", [e.input_shapes for e in prof.key_averages(group_by_input_shape=True)
+                                          if e.key == "aten::addmm"])
+
 # A schedule without prof.step(): the profiler stays in the phase of step 0.
 warnings.simplefilter("ignore")  # schedule() warns when warmup=0
 for wait, warmup in ((1, 1), (0, 0)):
