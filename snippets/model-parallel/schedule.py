@@ -1,11 +1,11 @@
 def gpipe_timeline(stages, micro_batches):
-    """Which micro-batch each stage works on in each time slot: all forwards, then all backwards."""
+    """Which micro-batch each stage works on in each time slot: all forwards, then all backwards from micro-batch 0."""
     slots = 2 * (micro_batches + stages - 1)
     rows = [["  ."] * slots for _ in range(stages)]
     for mb in range(micro_batches):
         for s in range(stages):
             rows[s][mb + s] = f" F{mb}"
-            rows[s][micro_batches + stages - 1 + (micro_batches - 1 - mb) + (stages - 1 - s)] = f" B{mb}"
+            rows[s][micro_batches + stages - 1 + mb + (stages - 1 - s)] = f" B{mb}"
     return rows
 
 
