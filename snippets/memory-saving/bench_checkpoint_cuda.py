@@ -1,6 +1,6 @@
 # marks: cuda
 # estimate: 30
-# method: interleaved -- both alternate in rounds on the same blocks; each peak is measured after, from a reset counter, as allocated bytes above those held before the step
+# method: interleaved -- both alternate in rounds on the same blocks; each peak is measured after, from a reset counter
 import statistics
 
 import torch
@@ -44,6 +44,7 @@ for _ in range(ROUNDS):
 
 
 def peak_mib(use_checkpoint):
+    # allocated bytes at the peak, above those held before the step (parameters, input)
     blocks.zero_grad(set_to_none=True)
     torch.cuda.synchronize()
     torch.cuda.reset_peak_memory_stats()
