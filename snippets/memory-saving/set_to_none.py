@@ -18,12 +18,18 @@ try:
 except AttributeError as error:
     print("AttributeError:", error)
 
-momentum = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
-model(torch.randn(4, 3)).sum().backward()
-momentum.step()
-for set_to_none in (False, True):
-    momentum.zero_grad(set_to_none=set_to_none)
-    before = model.weight.detach().clone()
-    momentum.step()
-    changed = not torch.equal(before, model.weight)
-    print(f"SGD with momentum, step after zero_grad(set_to_none={set_to_none}): weight changed = {changed}")
+optimizers = {
+    "SGD with momentum": lambda params: torch.optim.SGD(params, lr=0.1, momentum=0.9),
+    "SGD with weight_decay": lambda params: torch.optim.SGD(params, lr=0.1, weight_decay=0.1),
+    "Adam": lambda params: torch.optim.Adam(params, lr=0.1),
+}
+for name, make in optimizers.items():
+    for set_to_none in (False, True):
+        optimizer = make(model.parameters())
+        model(torch.randn(4, 3)).sum().backward()
+        optimizer.step()
+        optimizer.zero_grad(set_to_none=set_to_none)
+        before = model.weight.detach().clone()
+        optimizer.step()
+        changed = not torch.equal(before, model.weight)
+        print(f"{name}, step after zero_grad(set_to_none={set_to_none}): weight changed = {changed}")
