@@ -19,6 +19,16 @@ try:
 except RuntimeError as error:
     print("RuntimeError:", error)
 
+try:
+    features.requires_grad_()
+except RuntimeError as error:
+    print("RuntimeError:", error)
+
+# An op that does not save it for backward still accepts it: the gradient of + needs no input.
+(model.bias + features).sum().backward()
+print("bias + features, backward ok:", model.bias.grad)
+model.zero_grad()
+
 features = features.clone()
 print("after clone():", features.is_inference())
 loss = model(features).pow(2).mean()
