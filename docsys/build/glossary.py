@@ -59,7 +59,7 @@ def table(terms: tuple[glossary.Term, ...], lang: str, lang_dir: Path | None, pa
             log.warning(f"glossary term '{term.en}': see = '{term.see}' names no section of {lang}/{term.page}")
         link = posixpath.relpath(term.page, page_dir or ".") + f"#{term.anchor}"
         cells = [f"**{term.word(lang)}**", term.word(other), term.definition[lang], f"[{found or term.see}]({link})"]
-        cells += ["、".join(term.avoid.get(lang, ())) or "—"] if avoid else []
+        cells += [("、" if lang == "zh" else ", ").join(term.avoid.get(lang, ())) or "—"] if avoid else []
         rows.append("| " + " | ".join(_cell(c) for c in cells) + " |")
     return rows
 

@@ -41,3 +41,12 @@ def test_the_directive_becomes_the_site_glossary_table():
     html = markdown.Markdown(extensions=["tables", "docsys.build.glossary"]).convert("::: glossary\n")
     assert html.count("<tr>") == 1 + len(load())
     assert "<strong>autograd</strong>" in html
+
+
+def test_each_language_separates_the_avoided_renderings_in_its_own_way():
+    import dataclasses
+
+    avoid = {"en": ("loss scaling", "loss scaler"), "zh": ("自动求导", "自动求微分")}
+    term = dataclasses.replace(TERMS[0], avoid=avoid)
+    assert table((term,), "en", None)[2].endswith("| loss scaling, loss scaler |")
+    assert table((term,), "zh", None)[2].endswith("| 自动求导、自动求微分 |")
