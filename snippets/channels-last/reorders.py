@@ -1,10 +1,12 @@
 # depends: isa -- oneDNN chooses its convolution kernel, and so the layouts it reorders into, by instruction set
+# depends: threads -- whether a convolution goes to oneDNN at all also depends on torch's thread count
 import os
 import sys
 import tempfile
 
 import torch
 from torch import nn
+from torch.profiler import profile
 
 
 def onednn_calls(run, *args):
@@ -38,3 +40,17 @@ with torch.inference_mode():
         weights = sum(f[-2] == weight_shape for f in reorders)
         print(f"{label:13} -> oneDNN reorders per call: {len(reorders)} "
               f"(weight: {weights}, activations: {len(reorders) - weights})")
+
+
+def kernel(batch, size):
+    """The ATen kernel a channels_last 3 x 3 convolution of 32 channels runs for this input."""
+    layer = nn.Conv2d(32, 32, 3, padding=1).eval().to(memory_format=torch.channels_last)
+    image = torch.randn(batch, 32, size, size).to(memory_format=torch.channels_last)
+    with torch.inference_mode(), profile() as prof:
+        layer(image)
+    names = {event.name for event in prof.events()}
+    return next(name for name in ("aten::mkldnn_convolution", "aten::_slow_conv2d_forward") if name in names)
+
+
+for batch, size in ((16, 32), (1, 16)):
+    print(f"batch {batch:2}, {size} x {size} -> {kernel(batch, size)}")
