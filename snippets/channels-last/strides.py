@@ -22,3 +22,12 @@ except RuntimeError as error:
     print("Conv3d to channels_last: RuntimeError:", error)
 conv3d = nn.Conv3d(3, 8, 3).to(memory_format=torch.channels_last_3d)
 print("Conv3d to channels_last_3d: weight strides", conv3d.weight.stride())
+
+print("clone(), empty_like() of channels_last stay channels_last:",
+      y.clone().is_contiguous(memory_format=torch.channels_last),
+      torch.empty_like(y).is_contiguous(memory_format=torch.channels_last))
+images = torch.rand(2, 4, 5, 3)  # (N, H, W, C), the order image decoders produce
+batch = images.permute(0, 3, 1, 2)  # (N, C, H, W) by shape
+print("(N, H, W, C) batch permuted to", tuple(batch.shape), "-> channels_last:",
+      batch.is_contiguous(memory_format=torch.channels_last),
+      "| after .contiguous():", batch.contiguous().is_contiguous(memory_format=torch.channels_last))
