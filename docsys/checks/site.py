@@ -129,8 +129,10 @@ def element_count(page_html: str) -> int:
 # script restyles the whole page at load (docsys/build/lean_html.py says when), so this is most of a page's
 # main-thread time on a phone. Lighthouse (scripts/lighthouse.py) measured these pages at 95+ with a little
 # under these counts; raise one only with a Lighthouse run that shows the page still scores 95.
+# Raised 2026-12-01 after the truth fixes added examples: at 1714 / 2833 / 1580 elements Lighthouse 12.2.3 scored
+# performance 99 (autograd, en and zh), 96 (the notebook) and 100 (benchmarks).
 ELEMENT_BUDGETS = {
-    "autograd": 1450,
-    "notebooks/speed-up-training": 2300,
-    "benchmarks": 1550,
+    "autograd": 1800,
+    "notebooks/speed-up-training": 2950,
+    "benchmarks": 1650,
 }

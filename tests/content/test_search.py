@@ -17,7 +17,8 @@ from docsys.checks.browser import Tab
 from docsys.core.paths import DEFAULT_LANG, LANGS
 
 QUERIES = Path(__file__).with_name("search_queries.toml")
-BUDGET = 150_000  # bytes on the wire for one query with an empty cache (issue #15)
+BUDGET = 170_000  # bytes on the wire for one query with an empty cache (issue #15; 150 000 until 2026-12-01,
+# when the truth fixes grew the pages: "mixed precision" 157 438, "distributed data parallel" 152 570, "计算图" 165 235)
 
 
 @pytest.fixture
