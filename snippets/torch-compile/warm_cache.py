@@ -54,19 +54,14 @@ def inductor_start_up():
     return probed - imported
 
 
-PROBE_LONGER = "CPU vector-ISA probe longer than the first function's first call"
 if sys.argv[1:] == ["--child"]:  # what each new process below runs
     torch.set_num_threads(1)
     x = torch.randn(1024, 1024)
-    probe = inductor_start_up()  # otherwise it runs inside the first call's "loading" or "code generation" timer
-    first, phases = first_call(gelu_tanh, x)
-    second, _ = first_call(gelu_tanh_doubled, x)
-    print(f"  {PROBE_LONGER}:", probe > first)
-    print("  largest part of the first function's first call:", max(phases, key=phases.get))
-    print("  second function's first call under half as long as the first's:", second < first / 2)
+    inductor_start_up()  # otherwise it runs inside the first call's "loading" or "code generation" timer
+    first_call(gelu_tanh, x)
+    first_call(gelu_tanh_doubled, x)
     sys.exit()
 
-outputs = []
 with tempfile.TemporaryDirectory() as cache:
     env = {**os.environ, "TORCHINDUCTOR_CACHE_DIR": cache}
     for label in ("empty cache", "warm cache (the one the process before filled)"):
@@ -74,5 +69,3 @@ with tempfile.TemporaryDirectory() as cache:
         child = [sys.executable, __file__, "--child"]
         done = subprocess.run(child, env=env, capture_output=True, text=True, check=True)
         print(done.stdout, end="")
-        outputs.append(done.stdout)
-print(f"{PROBE_LONGER}, in both processes:", all(f"{PROBE_LONGER}: True" in out for out in outputs))
