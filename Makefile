@@ -71,7 +71,7 @@ test-next: $(PYTHON_STAMP) ## Run every CPU snippet with another torch (TORCH=2.
 	@[ -x $(NEXT_VENV)/bin/python ] || python3 -m venv $(NEXT_VENV)
 	$(NEXT_VENV)/bin/pip install --disable-pip-version-check -q --upgrade \
 		"$(if $(filter latest,$(TORCH)),torch,torch==$(TORCH))" \
-		$$(grep -E '^(numpy|torchviz|graphviz|tensorboard)==' requirements.txt)
+		$$(grep -E '^(numpy|torchviz|graphviz|tensorboard|safetensors|torchao|torchdata)==' requirements.txt | cut -d' ' -f1)
 	$(PY) -m docsys next --python $(NEXT_VENV)/bin/python --report test-artifacts/test-next-$(TORCH).md
 
 build: $(SERVE_STAMP) ## Build the site into site/ (strict; needs what serving needs)

@@ -60,6 +60,17 @@ def _needs_no_gpu() -> str | None:
     return None
 
 
+def _needs_torchao() -> str | None:
+    import importlib.util
+
+    if importlib.util.find_spec("torchao") is None:
+        return (
+            "torchao: needs torchao (pinned in requirements.txt; `make setup` installs it), "
+            "which this environment lacks (the lent GPU machine has none)"
+        )
+    return None
+
+
 def _slow_allowed() -> str | None:
     if os.environ.get("SKIP_SLOW") == "1":
         return "slow: skipped because SKIP_SLOW=1; unset it to run slow tests"
@@ -73,6 +84,7 @@ MARKERS: dict[str, Marker] = {
         Marker("multi_gpu", "needs two or more CUDA GPUs", _needs_two_gpus),
         Marker("distributed", "launched with torchrun as several processes", _needs_distributed),
         Marker("slow", "takes more than a few seconds; SKIP_SLOW=1 skips it", _slow_allowed),
+        Marker("torchao", "imports torchao, a package beside torch", _needs_torchao),
         Marker("cpu_only", "prints what a machine without CUDA GPUs does (a fallback)", _needs_no_gpu),
     )
 }

@@ -13,3 +13,12 @@ def test_markers_skip_exactly_where_their_condition_is_missing(monkeypatch):
     assert markers.skip_reason(["cuda"]).startswith("cuda: needs a CUDA GPU")
     monkeypatch.setenv("SKIP_SLOW", "1")
     assert markers.skip_reason(["slow"]).startswith("slow: skipped because SKIP_SLOW=1")
+
+
+def test_torchao_marker_skips_where_torchao_is_not_installed(monkeypatch):
+    import importlib.util
+
+    real_find_spec = importlib.util.find_spec
+    assert markers.skip_reason(["torchao"]) is None  # requirements.txt pins it
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name: None if name == "torchao" else real_find_spec(name))
+    assert markers.skip_reason(["torchao"]).startswith("torchao: needs torchao (pinned in requirements.txt")
