@@ -28,6 +28,7 @@ KIND_COLORS = {
     "forward": COLORS[0], "backward": COLORS[1], "optimizer": COLORS[2],
     "allreduce": COLORS[3], "allgather": COLORS[3], "reducescatter": PURPLE,
     "load": COLORS[1], "step": COLORS[0], "launch": COLORS[5], "sync": COLORS[7], "kernel": COLORS[2],
+    "h2d_copy": COLORS[1], "matmul": COLORS[0],
 }
 IDLE = "#bdbdbd"
 
