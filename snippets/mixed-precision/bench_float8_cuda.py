@@ -1,6 +1,6 @@
 # marks: cuda torchao slow
 # estimate: 200
-# method: interleaved -- each variant is its own model, compiled and warmed up once before timing (5 graphs, under the recompile limit of 8); they share only compiled kernels, which changes compile time, not step time; the variants alternate in rounds
+# method: interleaved -- each variant is its own model, compiled once before timing; they share compiled kernels only
 # Needs torchao and a CUDA GPU of compute capability 8.9 or newer (Ada, Hopper, Blackwell).
 import statistics
 
