@@ -1,0 +1,49 @@
+import torch
+from torch import nn
+from torch._dynamo.utils import counters
+
+
+def recording_backend(graphs):
+    """A torch.compile backend that keeps each graph it is given and runs it as it is (no Inductor)."""
+    def backend(gm, example_inputs):
+        graphs.append(gm)
+        return gm.forward
+    return backend
+
+
+def op_names(gm):
+    """The distinct operations a graph calls, in order (without tuple indexing and output checks)."""
+    calls = [node for node in gm.graph.nodes if node.op == "call_function"]
+    names = [getattr(node.target, "__name__", str(node.target)) for node in calls]
+    return list(dict.fromkeys(n for n in names if n not in ("getitem", "validate_outputs")))
+
+
+def train_step(model, x):
+    hidden = model[0](x)
+    hidden.register_hook(lambda grad: grad * 0.5)  # a tensor hook on an activation, inside the compiled region
+    loss = model[1](torch.relu(hidden)).square().mean()
+    loss.backward()
+
+
+def run(compiled_autograd):
+    torch._dynamo.reset()
+    counters.clear()
+    torch._dynamo.config.compiled_autograd = compiled_autograd
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Linear(16, 16), nn.Linear(16, 1))
+    graphs = []
+    torch.compile(train_step, backend=recording_backend(graphs))(model, torch.randn(4, 16))
+    print(f"compiled_autograd={compiled_autograd}: graph breaks {sum(counters['graph_break'].values())}, "
+          f"compiled autograd captures {counters['compiled_autograd']['captures']}")
+    for reason in counters["graph_break"]:
+        print(f"  graph break: {reason.splitlines()[0]}")
+    for number, gm in enumerate(graphs, 1):
+        print(f"  graph {number}: {', '.join(op_names(gm))}")
+    print(f"  gradient of the first weight: {model[0].weight.grad.abs().sum():.4f}")
+    return model[0].weight.grad.clone()
+
+
+default_grad = run(compiled_autograd=False)
+compiled_grad = run(compiled_autograd=True)
+torch._dynamo.config.compiled_autograd = False
+print("same gradients (atol 1e-6):", torch.allclose(default_grad, compiled_grad, atol=1e-6))
