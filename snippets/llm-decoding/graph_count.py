@@ -1,4 +1,5 @@
 # timeout: 240
+# figure: steps=decode_graphs
 import torch
 import torch.nn.functional as F
 from torch import nn
@@ -75,11 +76,32 @@ def counting_backend(graph_module, example_inputs):
     symbols = sum(isinstance(value, torch.SymInt) for value in inputs.values())
     keys = tuple(inputs["l_cache_keys_0_"].shape)
     graphs.append(f"layer 0's cached keys {keys}, " + (f"{symbols} symbolic sizes" if symbols else "static shapes"))
-    return graph_module.forward
+    number = len(graphs)
+
+    def run(*args):
+        graphs_run.append(number)
+        return graph_module.forward(*args)
+
+    return run
 
 
 def decode_step(model, token, cache, positions):
     return model(token, cache, positions).argmax(-1)
+
+
+graphs_run = []  # the number of every graph that ran, in order
+
+
+def tracking(compiled, ran):
+    """The compiled step, noting which graph ran each call (0: none did, the call ran eagerly)."""
+
+    def step(*args):
+        before = len(graphs_run)
+        token = compiled(*args)
+        ran.append(graphs_run[-1] if len(graphs_run) > before else 0)
+        return token
+
+    return step
 
 
 @torch.inference_mode()
@@ -94,12 +116,16 @@ torch.manual_seed(0)
 model = TinyLM().eval()
 prompt = torch.randint(VOCAB, (1, 8))
 reference = generate(model, prompt, 32, GrowingCache(), decode_step)
+steps = []  # per variant, the graph that ran each decode step (0: none ran, the step ran eagerly)
 for make_cache, dynamic in ((GrowingCache, None), (StaticCache, None), (GrowingCache, False)):
     torch._dynamo.reset()
     counters.clear()
     graphs = []
     compiled = torch.compile(decode_step, backend=counting_backend, dynamic=dynamic)
-    tokens = generate(model, prompt, 32, make_cache(), compiled)
+    graphs_run.clear()
+    ran = []
+    tokens = generate(model, prompt, 32, make_cache(), tracking(compiled, ran))
+    steps.append({"variant": f"{make_cache.__name__}, dynamic={dynamic}", "graphs": ran})
     assert len(graphs) == counters["stats"]["unique_graphs"]
     print(f"{make_cache.__name__}, dynamic={dynamic}: 31 decode steps, {len(graphs)} graph(s) compiled")
     for number, kind in enumerate(graphs, 1):
