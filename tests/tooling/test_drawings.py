@@ -34,6 +34,8 @@ SAMPLES = {
     ],
     "block_mask": {"block_size": [128, 128], "length": 256, "masks": [
         {"name": "causal", "rows": ["PE", "FP"], "sparsity": 25.0}]},
+    "decode_graphs": [{"variant": "dynamic=None", "graphs": [1, 2, 2]},
+                      {"variant": "dynamic=False", "graphs": [1, 2, 0]}],
 }
 WORDS = {  # a word of each kind's labels that its sample must show, per language
     "float_formats": {"en": "exponent", "zh": "指数位"},
@@ -41,6 +43,7 @@ WORDS = {  # a word of each kind's labels that its sample must show, per languag
     "memory_bars": {"en": "optimizer state", "zh": "优化器状态"},
     "placements": {"en": "every rank holds all of it", "zh": "每个 rank 都持有完整副本"},
     "block_mask": {"en": "empty block: skipped", "zh": "空块：跳过"},
+    "decode_graphs": {"en": "decode step (call of the compiled function)", "zh": "解码步（对编译函数的调用）"},
 }
 
 
@@ -96,6 +99,10 @@ def test_each_kind_draws_a_small_deterministic_svg_with_text_as_text(kind, lang)
 ], ids=["no-formats", "bits-do-not-add-up", "bool-is-not-int", "no-unit", "span-not-a-span", "unknown-span-kind",
         "missing-part", "shards-do-not-add-up",
         "block-not-a-state", "ragged-block-rows", "unknown-kind"])
+    ("decode_graphs", [{"variant": "v", "graphs": [1, -1]}], "data[0].graphs is not a non-empty list of graph numbers"),
+    ("stage_charts", {}, "unknown figure kind 'stage_charts'"),
+], ids=["no-formats", "bits-do-not-add-up", "bool-is-not-int", "no-unit", "span-not-a-span", "unknown-span-kind",
+        "missing-part", "shards-do-not-add-up", "negative-graph-number", "unknown-kind"])
 def test_data_a_kind_cannot_draw_is_named_in_one_line(kind, data, message):
     with pytest.raises(FigureDataError, match=re.escape(message)) as error:
         render(kind, data, "en")

@@ -29,6 +29,7 @@ import yaml
 HERE = Path(__file__).parent
 LABELS_FILE = HERE / "labels.yml"
 KINDS = ("float_formats", "timeline", "memory_bars", "placements", "block_mask")
+KINDS = ("float_formats", "timeline", "memory_bars", "placements", "decode_graphs")
 
 # Okabe-Ito colours: told apart with every common colour-vision deficiency, and after the dark
 # palette's inversion.
