@@ -1,5 +1,6 @@
 # marks: torchao
 # timeout: 120
+# depends: isa -- the int8 dynamic rows depend on the instructions oneDNN may use (int8_matmul_isa.py shows it)
 import io
 import logging
 
