@@ -32,12 +32,14 @@ SAMPLES = {
         {"name": "up.weight", "shape": [8, 4], "placement": "Shard(dim=0)", "dim": 0, "local": [[4, 4], [4, 4]]},
         {"name": "down.bias", "shape": [4], "placement": "Replicate()", "dim": None, "local": [[4], [4]]},
     ],
+    "save_map": {"ops": ["addmm", "gelu"], "rows": [{"variant": "checkpoint", "states": ["recomputed", "freed"]}]},
 }
 WORDS = {  # a word of each kind's labels that its sample must show, per language
     "float_formats": {"en": "exponent", "zh": "指数位"},
     "timeline": {"en": "worker 0", "zh": "主进程"},
     "memory_bars": {"en": "optimizer state", "zh": "优化器状态"},
     "placements": {"en": "every rank holds all of it", "zh": "每个 rank 都持有完整副本"},
+    "save_map": {"en": "recomputed", "zh": "重算"},
 }
 
 
@@ -85,9 +87,12 @@ def test_each_kind_draws_a_small_deterministic_svg_with_text_as_text(kind, lang)
     ("memory_bars", {"unit": "MiB", "ranks": [{"parameters": 1}]}, "ranks[0] has no 'gradients'"),
     ("placements", [{**SAMPLES["placements"][0], "local": [[3, 4], [4, 4]]}],
      "data[0]: the local sizes along dim 0 do not add up to the shape"),
+    ("save_map", {"ops": ["addmm"], "rows": [{"variant": "x", "states": ["kept"]}]}, "rows[0]: unknown state 'kept'"),
+    ("save_map", {"ops": ["addmm", "gelu"], "rows": [{"variant": "x", "states": ["saved"]}]},
+     "rows[0] has 1 states for 2 ops"),
     ("stage_charts", {}, "unknown figure kind 'stage_charts'"),
 ], ids=["no-formats", "bits-do-not-add-up", "bool-is-not-int", "no-unit", "span-not-a-span", "unknown-span-kind",
-        "missing-part", "shards-do-not-add-up", "unknown-kind"])
+        "missing-part", "shards-do-not-add-up", "unknown-state", "states-do-not-match-ops", "unknown-kind"])
 def test_data_a_kind_cannot_draw_is_named_in_one_line(kind, data, message):
     with pytest.raises(FigureDataError, match=re.escape(message)) as error:
         render(kind, data, "en")

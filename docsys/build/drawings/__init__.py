@@ -28,7 +28,7 @@ import yaml
 
 HERE = Path(__file__).parent
 LABELS_FILE = HERE / "labels.yml"
-KINDS = ("float_formats", "timeline", "memory_bars", "placements")
+KINDS = ("float_formats", "timeline", "memory_bars", "placements", "save_map")
 
 # Okabe-Ito colours: told apart with every common colour-vision deficiency, and after the dark
 # palette's inversion.
