@@ -10,13 +10,15 @@ params = {p.untyped_storage().data_ptr() for p in model.parameters()}
 def held_for_backward(offload):
     """Runs save_on_cpu's own hooks inside a counting hook: what autograd keeps is what they return."""
     pack_inner = offload.pack_hook if offload else None
-    held, copies = {}, 0
+    held, copies, weight_copies = {}, 0, 0
 
     def pack(tensor):
-        nonlocal copies
+        nonlocal copies, weight_copies
         packed = pack_inner(tensor) if offload else tensor
         kept = (packed[1] if offload else packed).untyped_storage()
-        copies += kept.data_ptr() != tensor.untyped_storage().data_ptr()
+        copied = kept.data_ptr() != tensor.untyped_storage().data_ptr()
+        copies += copied
+        weight_copies += copied and tensor.untyped_storage().data_ptr() in params
         if kept.data_ptr() not in params:
             held[kept.data_ptr()] = kept.nbytes()
         return packed
@@ -26,7 +28,7 @@ def held_for_backward(offload):
     with torch.autograd.graph.saved_tensors_hooks(pack, unpack):
         loss = model(x).pow(2).mean()
     loss.backward()
-    return sum(held.values()) / 2**20, copies, [p.grad.clone() for p in model.parameters()]
+    return sum(held.values()) / 2**20, copies, weight_copies, [p.grad.clone() for p in model.parameters()]
 
 
 variants = {
@@ -36,7 +38,8 @@ variants = {
 }
 grads = {}
 for name, offload in variants.items():
-    mib, copies, grads[name] = held_for_backward(offload)
-    print(f"{name}: {mib:.3f} MiB held for backward besides the parameters, {copies} saved tensors copied")
+    mib, copies, weight_copies, grads[name] = held_for_backward(offload)
+    print(f"{name}: {mib:.3f} MiB held for backward besides the parameters, "
+          f"{copies} saved tensors copied ({weight_copies} of them a weight)")
 same = all(torch.equal(a, b) for g in grads.values() for a, b in zip(grads["no offloading"], g, strict=True))
 print("same gradients:", same)
