@@ -1,15 +1,17 @@
 # marks: slow
-# timeout: 120
-# method: interleaved -- both variants alternate in rounds on the same blocks; saved bytes are counted after
+# timeout: 300
+# method: interleaved -- the three variants alternate in rounds on the same blocks; saved bytes are counted after
+import functools
 import statistics
 
 import torch
 from torch import nn
 from torch.utils import benchmark
-from torch.utils.checkpoint import checkpoint
+from torch.utils.checkpoint import CheckpointPolicy, checkpoint, create_selective_checkpoint_contexts
 
 WIDTH, DEPTH, BATCH = 256, 8, 64
 THREADS, ROUNDS = torch.get_num_threads(), 10
+MATMULS = {torch.ops.aten.mm.default, torch.ops.aten.addmm.default, torch.ops.aten.bmm.default}
 
 
 class Block(nn.Module):
@@ -21,25 +23,44 @@ class Block(nn.Module):
         return x + self.net(x)
 
 
-def forward(blocks, x, use_checkpoint):
+def keep_matmuls(ctx, op, *args, **kwargs):
+    return CheckpointPolicy.MUST_SAVE if op in MATMULS else CheckpointPolicy.PREFER_RECOMPUTE
+
+
+def forward(blocks, x, use_checkpoint, policy=keep_matmuls):
+    """use_checkpoint: False, True (every block), or "selective" (every block, matmul outputs kept)."""
+    extra = {"context_fn": functools.partial(create_selective_checkpoint_contexts, policy)}
     for block in blocks:
-        x = checkpoint(block, x, use_reentrant=False) if use_checkpoint else block(x)
+        if use_checkpoint:
+            x = checkpoint(block, x, use_reentrant=False, **(extra if use_checkpoint == "selective" else {}))
+        else:
+            x = block(x)
     return x.pow(2).mean()
 
 
 def saved_mib(blocks, x, use_checkpoint):
-    """Bytes that autograd keeps alive for the backward pass, parameters excluded."""
+    """Bytes kept alive for the backward pass, parameters excluded: what autograd saves, and what
+    selective checkpointing caches (the outputs its policy keeps, which autograd's hooks do not see)."""
     params = {p.untyped_storage().data_ptr() for p in blocks.parameters()}
     saved = {}
 
-    def pack(tensor):
+    def note(tensor):
         storage = tensor.untyped_storage()
         if storage.data_ptr() not in params:
             saved[storage.data_ptr()] = storage.nbytes()
+
+    def pack(tensor):
+        note(tensor)
         return tensor
 
+    def noting_policy(ctx, op, *args, **kwargs):
+        decision = keep_matmuls(ctx, op, *args, **kwargs)
+        if decision == CheckpointPolicy.MUST_SAVE:
+            note(ctx.op_output)
+        return decision
+
     with torch.autograd.graph.saved_tensors_hooks(pack, lambda tensor: tensor):
-        loss = forward(blocks, x, use_checkpoint)
+        loss = forward(blocks, x, use_checkpoint, noting_policy)
     loss.backward()
     return sum(saved.values()) / 2**20
 
@@ -53,7 +74,7 @@ torch.manual_seed(0)
 blocks = nn.ModuleList(Block() for _ in range(DEPTH))
 x = torch.randn(BATCH, WIDTH)
 
-variants = {"no checkpointing": False, "checkpoint every block": True}
+variants = {"no checkpointing": False, "checkpoint every block": True, "selective checkpoint": "selective"}
 timers = {
     name: benchmark.Timer(
         "step(blocks, x, use_checkpoint)",

@@ -36,6 +36,7 @@ SAMPLES = {
         {"name": "causal", "rows": ["PE", "FP"], "sparsity": 25.0}]},
     "decode_graphs": [{"variant": "dynamic=None", "graphs": [1, 2, 2]},
                       {"variant": "dynamic=False", "graphs": [1, 2, 0]}],
+    "save_map": {"ops": ["addmm", "gelu"], "rows": [{"variant": "checkpoint", "states": ["recomputed", "freed"]}]},
 }
 WORDS = {  # a word of each kind's labels that its sample must show, per language
     "float_formats": {"en": "exponent", "zh": "指数位"},
@@ -44,6 +45,7 @@ WORDS = {  # a word of each kind's labels that its sample must show, per languag
     "placements": {"en": "every rank holds all of it", "zh": "每个 rank 都持有完整副本"},
     "block_mask": {"en": "empty block: skipped", "zh": "空块：跳过"},
     "decode_graphs": {"en": "decode step (call of the compiled function)", "zh": "解码步（对编译函数的调用）"},
+    "save_map": {"en": "recomputed", "zh": "重算"},
 }
 
 
@@ -103,6 +105,12 @@ def test_each_kind_draws_a_small_deterministic_svg_with_text_as_text(kind, lang)
     ("stage_charts", {}, "unknown figure kind 'stage_charts'"),
 ], ids=["no-formats", "bits-do-not-add-up", "bool-is-not-int", "no-unit", "span-not-a-span", "unknown-span-kind",
         "missing-part", "shards-do-not-add-up", "negative-graph-number", "unknown-kind"])
+    ("save_map", {"ops": ["addmm"], "rows": [{"variant": "x", "states": ["kept"]}]}, "rows[0]: unknown state 'kept'"),
+    ("save_map", {"ops": ["addmm", "gelu"], "rows": [{"variant": "x", "states": ["saved"]}]},
+     "rows[0] has 1 states for 2 ops"),
+    ("stage_charts", {}, "unknown figure kind 'stage_charts'"),
+], ids=["no-formats", "bits-do-not-add-up", "bool-is-not-int", "no-unit", "span-not-a-span", "unknown-span-kind",
+        "missing-part", "shards-do-not-add-up", "unknown-state", "states-do-not-match-ops", "unknown-kind"])
 def test_data_a_kind_cannot_draw_is_named_in_one_line(kind, data, message):
     with pytest.raises(FigureDataError, match=re.escape(message)) as error:
         render(kind, data, "en")

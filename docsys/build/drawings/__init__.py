@@ -30,6 +30,7 @@ HERE = Path(__file__).parent
 LABELS_FILE = HERE / "labels.yml"
 KINDS = ("float_formats", "timeline", "memory_bars", "placements", "block_mask")
 KINDS = ("float_formats", "timeline", "memory_bars", "placements", "decode_graphs")
+KINDS = ("float_formats", "timeline", "memory_bars", "placements", "save_map")
 
 # Okabe-Ito colours: told apart with every common colour-vision deficiency, and after the dark
 # palette's inversion.
