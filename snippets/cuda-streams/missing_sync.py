@@ -5,6 +5,7 @@ import torch
 SLEEP_CYCLES = 200_000_000  # about 0.1 s of GPU clock: the write lands long after the reader has run
 
 data = torch.zeros(1024, device="cuda")
+data.sum().item()  # loads the reduction kernel and .item()'s pinned buffer: either can wait for an idle GPU
 side = torch.cuda.Stream()
 
 

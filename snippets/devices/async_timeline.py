@@ -9,7 +9,7 @@ from torch.profiler import ProfilerActivity, profile
 
 a = torch.randn(4096, 4096, device="cuda")
 for _ in range(3):
-    a @ a  # warm-up: cuBLAS picks its kernels once
+    (a @ a).sum()  # warm-up of everything profiled: cuBLAS, the lazily loaded sum kernel, its small allocation
 torch.cuda.synchronize()
 
 with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]) as prof:

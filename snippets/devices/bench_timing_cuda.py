@@ -1,6 +1,6 @@
 # marks: cuda
 # estimate: 15
-# method: sequential -- each way of timing measures 20 matmuls of its own, after the GPU has been warmed up
+# method: interleaved -- the three ways of timing alternate in rounds, one matmul each, after the GPU has been warmed up
 import statistics
 import time
 
@@ -41,9 +41,12 @@ torch.set_num_threads(1)
 print(f"threads: {torch.get_num_threads()}")
 print("| variant | median (ms) | IQR (ms) | runs |")
 print("|---|---:|---:|---:|")
-for name, measure in [("perf_counter, no sync", naive), ("perf_counter + synchronize()", synchronized),
-                      ("CUDA events", cuda_events)]:
-    samples = [measure() for _ in range(ROUNDS)]
-    torch.cuda.synchronize()
-    q1, _, q3 = statistics.quantiles(samples, n=4)
-    print(f"| {name} | {statistics.median(samples):.4g} | {q3 - q1:.4g} | {ROUNDS} |")
+ways = {"perf_counter, no sync": naive, "perf_counter + synchronize()": synchronized, "CUDA events": cuda_events}
+samples = {name: [] for name in ways}
+for _ in range(ROUNDS):
+    for name, measure in ways.items():
+        samples[name].append(measure())
+        torch.cuda.synchronize()  # the next way starts on an idle GPU
+for name, values in samples.items():
+    q1, _, q3 = statistics.quantiles(values, n=4)
+    print(f"| {name} | {statistics.median(values):.4g} | {q3 - q1:.4g} | {ROUNDS} |")
