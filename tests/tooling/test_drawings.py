@@ -97,20 +97,14 @@ def test_each_kind_draws_a_small_deterministic_svg_with_text_as_text(kind, lang)
      "data.masks[0].rows: a block is not F, P or E"),
     ("block_mask", {**SAMPLES["block_mask"], "masks": [{"name": "causal", "rows": ["PE", "F"], "sparsity": 25.0}]},
      "data.masks[0].rows: not a non-empty list of strings of one length"),
-    ("stage_charts", {}, "unknown figure kind 'stage_charts'"),
-], ids=["no-formats", "bits-do-not-add-up", "bool-is-not-int", "no-unit", "span-not-a-span", "unknown-span-kind",
-        "missing-part", "shards-do-not-add-up",
-        "block-not-a-state", "ragged-block-rows", "unknown-kind"])
     ("decode_graphs", [{"variant": "v", "graphs": [1, -1]}], "data[0].graphs is not a non-empty list of graph numbers"),
-    ("stage_charts", {}, "unknown figure kind 'stage_charts'"),
-], ids=["no-formats", "bits-do-not-add-up", "bool-is-not-int", "no-unit", "span-not-a-span", "unknown-span-kind",
-        "missing-part", "shards-do-not-add-up", "negative-graph-number", "unknown-kind"])
     ("save_map", {"ops": ["addmm"], "rows": [{"variant": "x", "states": ["kept"]}]}, "rows[0]: unknown state 'kept'"),
     ("save_map", {"ops": ["addmm", "gelu"], "rows": [{"variant": "x", "states": ["saved"]}]},
      "rows[0] has 1 states for 2 ops"),
     ("stage_charts", {}, "unknown figure kind 'stage_charts'"),
 ], ids=["no-formats", "bits-do-not-add-up", "bool-is-not-int", "no-unit", "span-not-a-span", "unknown-span-kind",
-        "missing-part", "shards-do-not-add-up", "unknown-state", "states-do-not-match-ops", "unknown-kind"])
+        "missing-part", "shards-do-not-add-up", "block-not-a-state", "ragged-block-rows", "negative-graph-number",
+        "unknown-state", "states-do-not-match-ops", "unknown-kind"])
 def test_data_a_kind_cannot_draw_is_named_in_one_line(kind, data, message):
     with pytest.raises(FigureDataError, match=re.escape(message)) as error:
         render(kind, data, "en")
