@@ -130,9 +130,10 @@ def element_count(page_html: str) -> int:
 # main-thread time on a phone. Lighthouse (scripts/lighthouse.py) measured these pages at 95+ with a little
 # under these counts; raise one only with a Lighthouse run that shows the page still scores 95.
 # Raised 2026-12-01 after the truth fixes added examples: at 1714 / 2833 / 1580 elements Lighthouse 12.2.3 scored
-# performance 99 (autograd, en and zh), 96 (the notebook) and 100 (benchmarks).
+# performance 99 (autograd, en and zh), 96 (the notebook) and 100 (benchmarks). Benchmarks raised again 2026-12-02
+# after the one-device pages added six benchmarks: at 1929 elements it scored 98 (en) and 97 (zh), all else 100.
 ELEMENT_BUDGETS = {
     "autograd": 1800,
     "notebooks/speed-up-training": 2950,
-    "benchmarks": 1650,
+    "benchmarks": 2000,
 }
