@@ -1,6 +1,6 @@
 # marks: cuda torchao slow
 # estimate: 200
-# method: interleaved -- each variant is its own model, compiled once before timing; they share compiled kernels only
+# method: interleaved -- each variant its own model, compiled with dynamic=False once before timing
 # Needs torchao and a CUDA GPU of compute capability 8.9 or newer (Ada, Hopper, Blackwell).
 import statistics
 
@@ -21,7 +21,7 @@ def make_step(shape, variant):
     if variant != "bfloat16":
         recipe = variant.removeprefix("float8 ")
         convert_to_float8_training(model, config=Float8LinearConfig.from_recipe_name(recipe))
-    compiled = torch.compile(model)
+    compiled = torch.compile(model, dynamic=False)
     optimizer = torch.optim.SGD(model.parameters(), lr=1e-6)
     x = torch.randn(tokens, width, device="cuda", dtype=torch.bfloat16)
 
