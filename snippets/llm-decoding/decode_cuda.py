@@ -5,6 +5,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 from torch._dynamo.utils import counters
+from torch._inductor.cudagraph_trees import CUDAGraphTreeManager
 
 VOCAB, DIM, HEADS, LAYERS, MAX_LEN = 256, 256, 4, 2, 128
 
@@ -87,12 +88,12 @@ def generate(model, prompt, new_tokens, cache, step, mark_steps=False):
 
 
 recorded = []
-capture_begin = torch.cuda.CUDAGraph.capture_begin
+record_function = CUDAGraphTreeManager.record_function  # one call per CUDA graph recorded (not the pool's empty one)
 
 
-def counting_capture_begin(graph, *args, **kwargs):
-    recorded.append(graph)
-    return capture_begin(graph, *args, **kwargs)
+def counting_record_function(manager, *args, **kwargs):
+    recorded.append(manager)
+    return record_function(manager, *args, **kwargs)
 
 
 torch.manual_seed(0)
@@ -100,9 +101,9 @@ model = TinyLM().cuda().eval()
 prompt = torch.randint(VOCAB, (1, 8), device="cuda")
 reference = generate(model, prompt, 32, GrowingCache(), decode_step)
 compiled = torch.compile(decode_step, mode="reduce-overhead")
-torch.cuda.CUDAGraph.capture_begin = counting_capture_begin
+CUDAGraphTreeManager.record_function = counting_record_function
 tokens = generate(model, prompt, 32, StaticCache(device="cuda"), compiled, mark_steps=True)
-torch.cuda.CUDAGraph.capture_begin = capture_begin
+CUDAGraphTreeManager.record_function = record_function
 print("static cache, reduce-overhead: graphs compiled:", counters["stats"]["unique_graphs"])
 print("CUDA graphs recorded for 31 decode steps:", len(recorded))
 print("compiled graphs that ran without CUDA graphs:", counters["inductor"]["cudagraph_skips"])
