@@ -14,8 +14,9 @@ from docsys.core import recording
 from docsys.core.paths import DOCS_DIR, ROOT, SNIPPETS_DIR
 
 # The pages where a figure teaches, and how many figures each shows.
-FIGURE_PAGES = {"mixed-precision": 1, "devices": 1, "profiling": 1, "data-loading": 1, "ddp": 1, "fsdp": 2,
-                "tensor-parallel": 1, "model-parallel": 1}
+FIGURE_PAGES = {"mixed-precision": 2, "devices": 1, "profiling": 1, "data-loading": 1, "ddp": 1, "fsdp": 2,
+                "tensor-parallel": 1, "model-parallel": 1, "flex-attention": 1, "llm-decoding": 1,
+                "memory-saving": 1, "cuda-streams": 1}
 FIGURE_RE = re.compile(r'<figure class="figure">(?P<body>.*?)<figcaption>(?P<caption>[^<]+)</figcaption></figure>',
                        re.S)
 IMG_RE = re.compile(r'<a class="figure" href="(?P<href>[^"]+)" title="[^"]+"><img loading="lazy" decoding="async" '
