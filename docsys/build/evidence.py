@@ -9,11 +9,13 @@ sentence, in a comment the build checks and then removes from the HTML:
         is an expectation bound to the recording: once `make gpu` records it, a recording without the
         text fails the strict build, naming the page and the claim.
     <!-- source: torch/_dynamo/config.py recompile_limit -->
-        a Python file of the pinned torch and a name defined in it (checked against the installed torch);
+        a Python file of the pinned torch, torchao or torchdata and a name defined in it (checked against
+        the installed package);
     <!-- source: pytorch/pytorch@v2.13.0 aten/src/ATen/native/transformers/sdp_utils_cpp.cpp#L45 -->
         C++/CUDA source at the pinned release's tag (the tag is checked; the file cannot be, offline);
     <!-- source: https://docs.pytorch.org/docs/stable/notes/cuda.html#... -->
-        the official documentation (its form is checked; offline, not its content);
+        the official documentation: PyTorch's, NVIDIA's for CUDA, the Linux man pages for the C library
+        (its form is checked; offline, not its content);
     <!-- general: why a comparison needs no measurement here -->
         (docsys.checks.comparatives).
 
@@ -40,17 +42,17 @@ from docsys.core.text import EVIDENCE_RE, inside_fences
 
 log = logging.getLogger("mkdocs.extensions.evidence")
 _SHOWN_RE = re.compile(r'^(?P<snippet>[\w./-]+\.py)\s+"(?P<text>[^"]+)"$')
-_TORCH_FILE_RE = re.compile(r"^(?P<path>torch/[\w./-]+\.py)\s+(?P<name>[A-Za-z_][\w.]*)$")
+_PACKAGE_FILE_RE = re.compile(
+    r"^(?P<path>(?P<package>torch|torchao|torchdata)/[\w./-]+\.py)\s+(?P<name>[A-Za-z_][\w.]*)$")
 _TAG_RE = re.compile(r"^pytorch/pytorch@v(?P<version>[\d.]+)\s+(?P<path>[\w./-]+\.\w+)(?:#L\d+(?:-L\d+)?)?$")
-_DOCS_RE = re.compile(r"^https://(?:docs\.)?pytorch\.org/\S+$")
+_DOCS_RE = re.compile(r"^https://(?:(?:docs\.)?pytorch\.org|docs\.nvidia\.com|man7\.org/linux/man-pages)/\S+$")
 
 
 @functools.cache
-def torch_root() -> Path:
-    """The installed torch package's folder, found without importing torch (a second of every build)."""
-    spec = importlib.util.find_spec("torch")
-    assert spec is not None and spec.origin is not None, "torch is not installed"
-    return Path(spec.origin).parent
+def package_root(package: str = "torch") -> Path | None:
+    """An installed package's folder, found without importing it (torch: a second of every build)."""
+    spec = importlib.util.find_spec(package)
+    return None if spec is None or spec.origin is None else Path(spec.origin).parent
 
 
 @functools.cache
@@ -66,18 +68,22 @@ def _defines(path: Path, name: str) -> bool:
 
 def source_problem(body: str) -> str | None:
     """What is wrong with a `source:` comment, or None."""
-    if m := _TORCH_FILE_RE.match(body):
-        path = torch_root().parent / m["path"]
+    if m := _PACKAGE_FILE_RE.match(body):
+        root = package_root(m["package"])
+        if root is None:
+            return f"{m['package']} is not installed: run `make setup`"
+        path = root.parent / m["path"]
         if not path.is_file():
-            return f"{m['path']} is not a file of the installed torch {torch_release()}"
+            version = importlib.metadata.version(m["package"])
+            return f"{m['path']} is not a file of the installed {m['package']} {version}"
         return None if _defines(path, m["name"]) else f"{m['path']} defines no {m['name'].split('.')[0]!r}"
     if m := _TAG_RE.match(body):
         ok = m["version"] == torch_release()
         return None if ok else f"names v{m['version']}; the pinned torch is {torch_release()}"
     if _DOCS_RE.match(body):
         return None
-    return ("write `torch/<file>.py <name>`, `pytorch/pytorch@v<release> <path>#L<line>` or a "
-            "https://docs.pytorch.org/ URL")
+    return ("write `torch/<file>.py <name>` (or torchao/, torchdata/), `pytorch/pytorch@v<release> <path>#L<line>`, "
+            "or a URL of docs.pytorch.org, docs.nvidia.com or man7.org/linux/man-pages")
 
 
 def shown_problem(body: str, root: Path) -> str | None:

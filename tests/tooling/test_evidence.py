@@ -17,6 +17,9 @@ from tests.tooling.site_fixture import build_copy
     "torch/nn/modules/module.py Module.register_forward_hook",
     f"pytorch/pytorch@v{torch_release()} aten/src/ATen/native/transformers/sdp_utils_cpp.cpp#L45",
     "https://docs.pytorch.org/docs/stable/notes/amp_examples.html",
+    "torchao/quantization/quant_api.py quantize_",
+    "https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#streams",
+    "https://man7.org/linux/man-pages/man3/mallopt.3.html",
 ])
 def test_sources_that_hold(body):
     assert source_problem(body) is None
@@ -27,6 +30,8 @@ def test_sources_that_hold(body):
     ("torch/_dynamo/config.py no_such_setting", "defines no 'no_such_setting'"),
     ("pytorch/pytorch@v2.9.0 aten/src/x.cpp#L1", "the pinned torch is"),
     ("my memory of the docs", "write `torch/<file>.py <name>`"),
+    ("torchao/quantization/nope.py quantize_", "is not a file of the installed torchao"),
+    ("https://some-blog.example/pytorch-tips", "write `torch/<file>.py <name>`"),
 ])
 def test_sources_that_do_not(body, problem):
     assert problem in (source_problem(body) or "")
