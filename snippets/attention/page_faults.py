@@ -1,3 +1,4 @@
+import ctypes
 import math
 import resource
 
@@ -6,6 +7,15 @@ import torch.nn.functional as F
 
 torch.manual_seed(0)
 MIB = 2**20
+
+# glibc's malloc mmaps a block at or above its threshold and unmaps it when freed. The threshold
+# starts at 128 KiB and follows the size of freed blocks up to 32 MiB, and the heap is trimmed
+# above twice the threshold. Pin both where that rule ends, so that the result does not depend
+# on what this process allocated before.
+M_TRIM_THRESHOLD, M_MMAP_THRESHOLD = -1, -3
+libc = ctypes.CDLL(None)
+libc.mallopt(M_MMAP_THRESHOLD, 32 * MIB)
+libc.mallopt(M_TRIM_THRESHOLD, 64 * MIB)
 
 
 def hand_written(q, k, v):
