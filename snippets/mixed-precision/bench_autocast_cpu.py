@@ -3,6 +3,7 @@
 # method: interleaved -- train step and forward of every precision alternate in rounds, so a slow moment hits them all
 import contextlib
 import copy
+import resource
 import statistics
 
 import torch
@@ -10,7 +11,7 @@ from torch import nn
 from torch.utils import benchmark
 
 torch.manual_seed(0)
-THREADS, ROUNDS = torch.get_num_threads(), 15
+THREADS, ROUNDS, CALLS = torch.get_num_threads(), 15, 3
 model = nn.Sequential(nn.Linear(512, 2048), nn.GELU(), nn.Linear(2048, 512))
 x = torch.randn(64, 512)
 models = {"float32": model, "autocast bfloat16": model, "bfloat16 weights": copy.deepcopy(model).bfloat16()}
@@ -44,20 +45,29 @@ def forward(name):
     return run
 
 
+def minor_faults():  # pages the kernel mapped in on first touch (no disk read): fresh memory
+    return resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+
+
 columns = {"train step (ms)": train_step, "forward (ms)": forward}
 timers = {(name, col): benchmark.Timer("f()", globals={"f": make(name)}, num_threads=THREADS)
           for name in models for col, make in columns.items()}
 samples = {key: [] for key in timers}
+train_faults = dict.fromkeys(models, 0)
 for _ in range(ROUNDS):  # interleaved, so that a slow moment of the machine hits every variant
-    for key, timer in timers.items():
-        samples[key].append(timer.timeit(3).mean * 1e3)
+    for (name, col), timer in timers.items():
+        before = minor_faults()
+        samples[name, col].append(timer.timeit(CALLS).mean * 1e3)
+        if col == "train step (ms)":
+            train_faults[name] += minor_faults() - before
 
 print(f"threads: {THREADS}")
-print("| variant | " + " | ".join(f"{col} | IQR (ms)" for col in columns) + " | runs |")
-print("|---|" + "---:|---:|" * len(columns) + "---:|")
+print("| variant | " + " | ".join(f"{col} | IQR (ms)" for col in columns) + " | page faults per train step | runs |")
+print("|---|" + "---:|---:|" * len(columns) + "---:|---:|")
 for name in models:
     cells = []
     for col in columns:
         q1, _, q3 = statistics.quantiles(samples[name, col], n=4)
         cells += [f"{statistics.median(samples[name, col]):.3f}", f"{q3 - q1:.3f}"]
+    cells.append(f"{train_faults[name] / (ROUNDS * CALLS):.0f}")
     print(f"| {name} | {' | '.join(cells)} | {ROUNDS} |")
