@@ -32,7 +32,9 @@ def run(compiled_autograd):
     torch.manual_seed(0)
     model = nn.Sequential(nn.Linear(16, 16), nn.Linear(16, 1))
     graphs = []
-    torch.compile(train_step, backend=recording_backend(graphs))(model, torch.randn(4, 16))
+    x = torch.randn(4, 16)
+    step = torch.compile(train_step, backend=recording_backend(graphs))
+    step(model, x)
     print(f"compiled_autograd={compiled_autograd}: graph breaks {sum(counters['graph_break'].values())}, "
           f"compiled autograd captures {counters['compiled_autograd']['captures']}")
     for reason in counters["graph_break"]:
@@ -40,7 +42,14 @@ def run(compiled_autograd):
     for number, gm in enumerate(graphs, 1):
         print(f"  graph {number}: {', '.join(op_names(gm))}")
     print(f"  gradient of the first weight: {model[0].weight.grad.abs().sum():.4f}")
-    return model[0].weight.grad.clone()
+    gradient = model[0].weight.grad.clone()
+    if compiled_autograd:
+        step(model, x)  # .grad is now a tensor: AccumulateGrad adds to it, a backward pass of another key
+        print(f"  step 2, .grad kept: compiled autograd captures {counters['compiled_autograd']['captures']}")
+        model.zero_grad(set_to_none=True)
+        step(model, x)  # .grad is None again: the graph of step 1 is reused
+        print(f"  step 3, after zero_grad(set_to_none=True): captures {counters['compiled_autograd']['captures']}")
+    return gradient
 
 
 default_grad = run(compiled_autograd=False)
