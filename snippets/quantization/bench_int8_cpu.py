@@ -34,7 +34,7 @@ def build(variant):
                           nn.Linear(1024, 16)).eval().to(dtype)
     for name, config in CONFIGS.items():
         if f"+ {name}," in variant:
-            quantize_(model, config())
+            quantize_(model, config(set_inductor_config=False))  # both compiled variants: Inductor's own settings
     if variant.endswith("compiled"):
         model = torch.compile(model)
     return model, torch.randn(1, 1024, dtype=dtype)
@@ -62,8 +62,10 @@ def measure(variants):
 
 torch.set_num_threads(1)
 if sys.argv[1:2] == ["--variant"]:  # what each new process below runs
+    settings = torch._inductor.config.get_config_copy()
     times = measure([sys.argv[2]])
-    print(json.dumps({"times": times[sys.argv[2]], "int8 kernels": counters["inductor"]["woq_matcher_count"]}))
+    print(json.dumps({"times": times[sys.argv[2]], "int8 kernels": counters["inductor"]["woq_matcher_count"],
+                      "settings changed": torch._inductor.config.get_config_copy() != settings}))
     sys.exit()
 
 
@@ -82,7 +84,8 @@ rows = measure(EAGER)
 for variant in COMPILED:
     result = in_new_process(variant)
     rows[variant] = result["times"]
-    print(f"{variant}: linear layers Inductor lowered to aten._weight_int8pack_mm: {result['int8 kernels']} of 3")
+    print(f"{variant}: linear layers Inductor lowered to aten._weight_int8pack_mm: {result['int8 kernels']} of 3; "
+          f"Inductor settings changed in the process: {result['settings changed']}")
 
 print("threads: 1")
 print("| variant | median (us) | IQR (us) | runs |")
