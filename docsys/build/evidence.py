@@ -49,7 +49,7 @@ _DOCS_RE = re.compile(r"^https://(?:(?:docs\.)?pytorch\.org|docs\.nvidia\.com|ma
 
 
 @functools.cache
-def package_root(package: str = "torch") -> Path | None:
+def package_root(package: str) -> Path | None:
     """An installed package's folder, found without importing it (torch: a second of every build)."""
     spec = importlib.util.find_spec(package)
     return None if spec is None or spec.origin is None else Path(spec.origin).parent
