@@ -1,3 +1,5 @@
+import itertools
+
 import torch
 import torch.nn.functional as F
 from torch import nn
@@ -80,16 +82,20 @@ def count_positions(module, args):
 
 def keep_logits(module, args, logits):
     logits_seen.append(logits)
+    if isinstance(args[1], GrowingCache):
+        key_addresses.append(args[1].keys[0].data_ptr())  # where layer 0's cached keys live after this call
 
 
 model.register_forward_pre_hook(count_positions)
 model.register_forward_hook(keep_logits)
-positions_run, logits_seen = [], []
+positions_run, logits_seen, key_addresses = [], [], []
 tokens, cache = generate(model, prompt, 16)
 print("generated:", tokens.tolist())
 print(f"with the cache: {len(positions_run)} calls, positions run: {positions_run[0]} + {sum(positions_run[1:])}"
       f" = {sum(positions_run)}")
 print("keys cached per layer:", tuple(cache.keys[0].shape), "(batch, heads, length, head dim)")
+print("torch.cat copied layer 0's cached keys to new memory at every decode call:",
+      all(before != after for before, after in itertools.pairwise(key_addresses)))
 top2 = torch.cat(logits_seen).topk(2, dim=-1).values
 print("every greedy choice won by more than 0.001:", (top2[:, 0] - top2[:, 1]).min().item() > 0.001)
 cached_logits, positions_run, logits_seen = torch.cat(logits_seen), [], []
