@@ -10,7 +10,8 @@ or when it carries, anywhere in it, a marker with its reason:
 The marker is invisible to readers and says why the comparison needs no measurement here (a
 general fact, with a link to the official docs in the paragraph). Code (fences and inline), HTML
 comments, headings and the front matter are not prose (docsys.checks.prose); names that contain a word are not
-comparisons (memory-saving and saving-loading are slugs, "Saving and loading" a page title).
+comparisons (memory-saving and saving-loading are slugs, "Saving and loading" a page title), nor is
+"saving" naming who saves ("the saving process", "the saving one").
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from docsys.checks.prose import Finding, lint, lint_tree
 
 COMPARATIVE = re.compile(
     r"\b(?:faster|slower|quicker|speed-?ups?|speeds? up|slows? down|cheaper|costlier"
-    r"|(?<!-)savings?(?!-|\s+and\s+loading)|saves? (?:memory|time|\d)"
+    r"|(?<!-)savings?(?!-|\s+and\s+loading|\s+(?:one|process|side|rank|step)\b)|saves? (?:memory|time|\d)"
     r"|less memory|more memory|less time|more time|fraction of)\b"
     r"|\b\d+(?:\.\d+)?\s?×(?!\s?\d)|\b\d+(?:\.\d+)?\s?%|\bper ?cent\b"
     r"|\d\s*倍|更快|更慢|加速(?!器)|减速|提速|节省|省下|省去|快了|慢了|百分之|开销更",
