@@ -18,3 +18,6 @@ attempt('torch.Stream("cpu")', lambda: torch.Stream("cpu"))
 
 with torch.cuda.stream(None):
     print("torch.cuda.stream(None) is a no-op context:", (torch.ones(2) + 1).tolist())
+
+with torch.Stream("cpu") as stream:
+    print(f"with torch.Stream('cpu') as stream: stream_id={stream.stream_id}, {(torch.ones(2) + 1).tolist()}")
