@@ -37,8 +37,11 @@ def soft_cap(score, b, h, q_idx, kv_idx):
     return CAP * torch.tanh(score / CAP)
 
 
+slopes = torch.tensor([0.01, 0.02])  # one per head
+
+
 def relative_bias(score, b, h, q_idx, kv_idx):
-    return score - 0.01 * (q_idx - kv_idx).abs()
+    return score - slopes[h] * (q_idx - kv_idx).abs()
 # --8<-- [end:mods]
 
 
@@ -77,7 +80,7 @@ checks = {
             q, k, v, attn_mask=causal_pairs & (document_id[:, None] == document_id[None, :]))),
     "relative_bias vs SDPA float mask": (
         flex_attention(q, k, v, score_mod=relative_bias),
-        F.scaled_dot_product_attention(q, k, v, attn_mask=-0.01 * (query_pos - key_pos).abs().float())),
+        F.scaled_dot_product_attention(q, k, v, attn_mask=-slopes[:, None, None] * (query_pos - key_pos).abs())),
     "soft_cap + causal vs written out": (
         flex_attention(q, k, v, score_mod=soft_cap, block_mask=masks["causal"]),
         reference(CAP * torch.tanh(scores / CAP), causal_pairs)),
