@@ -52,7 +52,38 @@ def run(compiled_autograd):
     return gradient
 
 
+def switch_flipped_after_wrapping(on_when_wrapped):
+    """Wrap the step with the switch in one state, flip it, then call the wrapper."""
+    torch._dynamo.reset()
+    counters.clear()
+    torch._dynamo.config.compiled_autograd = on_when_wrapped
+    step = torch.compile(train_step, backend=recording_backend([]))
+    torch._dynamo.config.compiled_autograd = not on_when_wrapped
+    step(nn.Sequential(nn.Linear(16, 16), nn.Linear(16, 1)), torch.randn(4, 16))
+    torch._dynamo.config.compiled_autograd = False
+    state = "on" if on_when_wrapped else "off"
+    print(f"switch {state} at torch.compile(...), flipped before the call: "
+          f"captures {counters['compiled_autograd']['captures']}")
+
+
+def backward_traced_by_dynamo():
+    """trace_autograd_ops (off by default): Dynamo traces loss.backward() instead of breaking the graph."""
+    torch._dynamo.reset()
+    counters.clear()
+    torch._dynamo.config.trace_autograd_ops = True
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Linear(16, 16), nn.Linear(16, 1))
+    graphs = []
+    torch.compile(train_step, backend=recording_backend(graphs))(model, torch.randn(4, 16))
+    torch._dynamo.config.trace_autograd_ops = False
+    print(f"trace_autograd_ops=True: graphs {len(graphs)}, graph breaks {sum(counters['graph_break'].values())}, "
+          f"gradient of the first weight: {model[0].weight.grad.abs().sum():.4f}")
+
+
 default_grad = run(compiled_autograd=False)
 compiled_grad = run(compiled_autograd=True)
 torch._dynamo.config.compiled_autograd = False
 print("same gradients (atol 1e-6):", torch.allclose(default_grad, compiled_grad, atol=1e-6))
+switch_flipped_after_wrapping(on_when_wrapped=False)
+switch_flipped_after_wrapping(on_when_wrapped=True)
+backward_traced_by_dynamo()
