@@ -132,6 +132,18 @@ for make_cache, dynamic in ((GrowingCache, None), (StaticCache, None), (GrowingC
         print(f"  graph {number}: {kind}")
     print("  same tokens as eager:", torch.equal(tokens, reference))
 
+
+class UnmaskedStaticCache(StaticCache):
+    """The static cache with the causal mask kept but the unwritten slots (zeros) left visible."""
+
+    def update(self, layer, k, v, positions):
+        keys, values, mask = super().update(layer, k, v, positions)
+        return keys, values, mask | (torch.arange(MAX_LEN) > positions.max())
+
+
+unmasked = generate(model, prompt, 32, UnmaskedStaticCache(), decode_step)
+print("tokens change when the unwritten slots are not masked:", not torch.equal(unmasked, reference))
+
 with torch.inference_mode():
     cache = GrowingCache()
     model(prompt, cache, torch.arange(8))
