@@ -63,7 +63,7 @@ class StaticCache:
         self.keys = [torch.zeros(shape, device=device) for _ in range(LAYERS)]
         self.values = [torch.zeros(shape, device=device) for _ in range(LAYERS)]
         for buffer in self.keys + self.values:
-            torch._dynamo.mark_static_address(buffer)  # same address every call: lets CUDA graphs skip a copy
+            torch._dynamo.mark_static_address(buffer)  # mutated in place: must be static for CUDA graphs
 
     def update(self, layer, k, v, positions):
         self.keys[layer].index_copy_(2, positions, k)

@@ -61,7 +61,7 @@ class StaticCache:
         self.keys = [torch.zeros(shape, device=device) for _ in range(LAYERS)]
         self.values = [torch.zeros(shape, device=device) for _ in range(LAYERS)]
         for buffer in self.keys + self.values:
-            torch._dynamo.mark_static_address(buffer)  # same address every call: lets CUDA graphs skip a copy
+            torch._dynamo.mark_static_address(buffer)  # mutated in place: must be static for CUDA graphs
 
     def update(self, layer, k, v, positions):
         self.keys[layer].index_copy_(2, positions, k)
@@ -117,7 +117,7 @@ model = TinyLM().eval()
 prompt = torch.randint(VOCAB, (1, 8))
 reference = generate(model, prompt, 32, GrowingCache(), decode_step)
 steps = []  # per variant, the graph that ran each decode step (0: none ran, the step ran eagerly)
-for make_cache, dynamic in ((GrowingCache, None), (StaticCache, None), (GrowingCache, False)):
+for make_cache, dynamic in ((GrowingCache, None), (StaticCache, None), (GrowingCache, False), (GrowingCache, True)):
     torch._dynamo.reset()
     counters.clear()
     graphs = []
@@ -131,6 +131,26 @@ for make_cache, dynamic in ((GrowingCache, None), (StaticCache, None), (GrowingC
     for number, kind in enumerate(graphs, 1):
         print(f"  graph {number}: {kind}")
     print("  same tokens as eager:", torch.equal(tokens, reference))
+
+
+class UnmaskedStaticCache(StaticCache):
+    """The static cache with the causal mask kept but the unwritten slots (zeros) left visible."""
+
+    def update(self, layer, k, v, positions):
+        keys, values, mask = super().update(layer, k, v, positions)
+        return keys, values, mask | (torch.arange(MAX_LEN) > positions.max())
+
+
+unmasked = generate(model, prompt, 32, UnmaskedStaticCache(), decode_step)
+print("tokens change when the unwritten slots are not masked:", not torch.equal(unmasked, reference))
+
+with torch.inference_mode():
+    cache = GrowingCache()
+    model(prompt, cache, torch.arange(8))
+    after_prefill = cache.keys[0].is_contiguous()  # a view into the qkv projection's output
+    model(prompt[:, :1], cache, torch.tensor([8]))
+    after_cat = cache.keys[0].is_contiguous()
+print(f"layer 0's cached keys contiguous: after prefill {after_prefill}, after one torch.cat {after_cat}")
 
 full = StaticCache()
 new_key = torch.zeros(1, HEADS, 1, DIM // HEADS)

@@ -94,6 +94,9 @@ print("generated:", tokens.tolist())
 print(f"with the cache: {len(positions_run)} calls, positions run: {positions_run[0]} + {sum(positions_run[1:])}"
       f" = {sum(positions_run)}")
 print("keys cached per layer:", tuple(cache.keys[0].shape), "(batch, heads, length, head dim)")
+cache_bytes = sum(t.numel() * t.element_size() for t in cache.keys + cache.values)
+print(f"cache size: {cache_bytes} bytes = 2 (keys, values) x {LAYERS} layers x 1 x {HEADS} x {cache.keys[0].shape[2]}"
+      f" x {DIM // HEADS} x {cache.keys[0].element_size()} bytes")
 print("torch.cat copied layer 0's cached keys to new memory at every decode call:",
       all(before != after for before, after in itertools.pairwise(key_addresses)))
 top2 = torch.cat(logits_seen).topk(2, dim=-1).values
