@@ -79,7 +79,7 @@ def in_new_process(variant):
 
 EAGER = ["float32, eager", "float32 + int8 weight-only, eager", "float32 + int8 dynamic, eager",
          "bfloat16, eager", "bfloat16 + int8 weight-only, eager"]
-COMPILED = ["bfloat16, compiled", "bfloat16 + int8 weight-only, compiled"]
+COMPILED = ["bfloat16, compiled", "bfloat16 + int8 weight-only, compiled", "float32 + int8 weight-only, compiled"]
 rows = measure(EAGER)
 for variant in COMPILED:
     result = in_new_process(variant)

@@ -1,6 +1,5 @@
 # marks: torchao
 # timeout: 120
-# depends: isa -- the int8 dynamic rows depend on the instructions oneDNN may use (int8_matmul_isa.py shows it)
 import io
 import logging
 
@@ -11,6 +10,7 @@ for noisy in ("torchao", "torch.utils._pytree"):
 
 import torch  # noqa: E402
 from torch import nn  # noqa: E402
+from torchao.prototype.quantization.int4 import PrototypeInt4WeightOnlyConfig  # noqa: E402
 from torchao.quantization import (  # noqa: E402
     Int4WeightOnlyConfig,
     Int8DynamicActivationInt8WeightConfig,
@@ -44,33 +44,36 @@ with torch.no_grad():
     expected = reference(inputs)
 float32_mib = saved_mib(reference)
 
-variants = {
-    "bfloat16 (cast)": None,
-    "Int8WeightOnlyConfig()": Int8WeightOnlyConfig(),
-    "Int8DynamicActivationInt8WeightConfig()": Int8DynamicActivationInt8WeightConfig(),
-    "IntxWeightOnlyConfig(int4)": IntxWeightOnlyConfig(weight_dtype=torch.int4, granularity=PerGroup(32)),
+variants = {  # name: (the model's dtype, config)
+    "bfloat16 (cast)": (torch.bfloat16, None),
+    "Int8WeightOnlyConfig()": (torch.float32, Int8WeightOnlyConfig()),
+    "Int8DynamicActivationInt8WeightConfig(reduce_range=True)":
+        (torch.float32, Int8DynamicActivationInt8WeightConfig(reduce_range=True)),
+    "IntxWeightOnlyConfig(int4)":
+        (torch.float32, IntxWeightOnlyConfig(weight_dtype=torch.int4, granularity=PerGroup(32))),
+    "PrototypeInt4WeightOnlyConfig(group_size=32), bfloat16 model":
+        (torch.bfloat16, PrototypeInt4WeightOnlyConfig(group_size=32)),
 }
 print(f"float32: state_dict {float32_mib:.1f} MiB")
 max_errors = {}
-for name, config in variants.items():
-    model = make_model()
-    if config is None:
-        model.to(torch.bfloat16)
-    else:
+for name, (dtype, config) in variants.items():
+    model = make_model().to(dtype)
+    if config is not None:
         quantize_(model, config)
     weight = model[0].weight
-    stored = weight.qdata.dtype if hasattr(weight, "qdata") else weight.dtype
+    stored = weight.qdata if hasattr(weight, "qdata") else weight
     with torch.no_grad():
-        logits = model(inputs.to(weight.dtype if config is None else torch.float32)).float()
+        logits = model(inputs.to(dtype)).float()
     agreement = (logits.argmax(1) == expected.argmax(1)).float().mean().item()
     print(f"{name}:")
-    print(f"  weight: {type(weight).__name__}, values stored as {stored}")
+    print(f"  weight: {type(weight).__name__}, values stored as {stored.dtype}, {tuple(stored.shape)} for a "
+          f"{tuple(weight.shape)} weight")
     print(f"  state_dict {saved_mib(model):.1f} MiB, float32 / this = {float32_mib / saved_mib(model):.1f}")
     max_errors[name] = (logits - expected).abs().max().item()
     print(f"  max |logit - float32 logit| {error_bound(max_errors[name])}")
-    print(f"  same argmax as float32 on at least 95% of 512 inputs: {agreement >= 0.95}")
+    print(f"  same argmax as float32 on at least 93% of 512 inputs: {agreement >= 0.93}")
 print("dynamic int8's max error is above weight-only int8's:",
-      max_errors["Int8DynamicActivationInt8WeightConfig()"] > max_errors["Int8WeightOnlyConfig()"])
+      max_errors["Int8DynamicActivationInt8WeightConfig(reduce_range=True)"] > max_errors["Int8WeightOnlyConfig()"])
 
 try:  # the int4 config with its packed layout
     quantize_(make_model().to(torch.bfloat16), Int4WeightOnlyConfig())

@@ -38,5 +38,6 @@ quantized_first.load_state_dict(state)
 x = torch.randn(8, 256)
 with torch.no_grad():
     for name, model in {"float model, assign=True": assigned, "quantized first": quantized_first}.items():
-        print(f"{name}: weight {type(model[0].weight).__name__}, "
+        weight = model[0].weight
+        print(f"{name}: weight {type(weight).__name__}, requires_grad {weight.requires_grad}, "
               f"same output as the saved model: {torch.equal(model(x), quantized(x))}")

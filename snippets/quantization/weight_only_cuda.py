@@ -41,4 +41,4 @@ for name, config in configs.items():
     share = saved_bytes(model) / saved_bytes(reference)
     print(f"{name}: weight {type(model[0].weight).__name__}")
     print(f"  state_dict at most 0.55 of bfloat16's: {share <= 0.55}, at most 0.3: {share <= 0.3}")
-    print(f"  max |error| below 10% of the largest output: {error < 0.1}")
+    print(f"  max |error| below 15% of the largest output: {error < 0.15}")
