@@ -12,6 +12,7 @@ from torch.utils import benchmark
 
 torch.manual_seed(0)
 THREADS, ROUNDS, CALLS = torch.get_num_threads(), 15, 3
+WARMUP = max(CALLS // 100, 2)  # untimed calls Timer.timeit makes before the CALLS it times
 model = nn.Sequential(nn.Linear(512, 2048), nn.GELU(), nn.Linear(2048, 512))
 x = torch.randn(64, 512)
 models = {"float32": model, "autocast bfloat16": model, "bfloat16 weights": copy.deepcopy(model).bfloat16()}
@@ -49,17 +50,28 @@ def minor_faults():  # pages the kernel mapped in on first touch (no disk read):
     return resource.getrusage(resource.RUSAGE_SELF).ru_minflt
 
 
-columns = {"train step (ms)": train_step, "forward (ms)": forward}
+def counted(step, faults):  # one count per call, so that the timed calls can be told from the warm-up
+    def call():
+        before = minor_faults()
+        step()
+        faults.append(minor_faults() - before)
+    return call
+
+
+call_faults = {name: [] for name in models}
+columns = {"train step (ms)": lambda name: counted(train_step(name), call_faults[name]), "forward (ms)": forward}
 timers = {(name, col): benchmark.Timer("f()", globals={"f": make(name)}, num_threads=THREADS)
           for name in models for col, make in columns.items()}
 samples = {key: [] for key in timers}
 train_faults = dict.fromkeys(models, 0)
 for _ in range(ROUNDS):  # interleaved, so that a slow moment of the machine hits every variant
     for (name, col), timer in timers.items():
-        before = minor_faults()
         samples[name, col].append(timer.timeit(CALLS).mean * 1e3)
         if col == "train step (ms)":
-            train_faults[name] += minor_faults() - before
+            faults = call_faults[name]
+            assert len(faults) == WARMUP + CALLS, f"Timer.timeit made {len(faults)} calls, not {WARMUP} + {CALLS}"
+            train_faults[name] += sum(faults[WARMUP:])
+            faults.clear()
 
 print(f"threads: {THREADS}")
 print("| variant | " + " | ".join(f"{col} | IQR (ms)" for col in columns) + " | page faults per train step | runs |")

@@ -45,6 +45,10 @@ for recipe, float8_model in converted.items():
              "grad_output": config.cast_config_grad_output}
     print(f"{recipe:<10}", ", ".join(f"{role} {cast.short_str()}" for role, cast in casts.items()),
           f"| power-of-2 scales {config.round_scales_to_power_of_2} | weight stays {float8_model.up.weight.dtype}")
+    fast = [gemm for gemm in ("output", "grad_input", "grad_weight")
+            if getattr(config, f"gemm_config_{gemm}").use_fast_accum]
+    print(f"{recipe:<10} pad_inner_dim {config.pad_inner_dim} | fast accumulation in {fast} | "
+          f"float8 all-gather for FSDP2 {config.enable_fsdp_float8_all_gather}")
 
 x = torch.randn(64, 1024)
 reference = model(x)
@@ -57,3 +61,10 @@ for recipe, float8_model in converted.items():
     error = ((output - reference).norm() / reference.norm()).item()
     print(f"{recipe:<10} one forward + backward: {counts['aten::_scaled_mm']} aten::_scaled_mm calls, "
           f"{amaxes} amax reductions, output {output.dtype}, relative error vs float32 {error:.3f}")
+
+saved = []
+with torch.autograd.graph.saved_tensors_hooks(lambda t: saved.append(t.dtype) or t, lambda t: t):
+    converted["tensorwise"](x)
+float8_saved = sum(dtype in (torch.float8_e4m3fn, torch.float8_e5m2) for dtype in saved)
+print("tensorwise tensors saved for backward:", len(saved), "| float8 among them:", float8_saved,
+      "| dtypes:", sorted(set(map(str, saved))))
