@@ -1,6 +1,8 @@
 # marks: linux_glibc
+# launch: python
 import ctypes
 import math
+import os
 import platform
 import resource
 import sys
@@ -10,6 +12,10 @@ import torch.nn.functional as F
 
 if sys.platform != "linux" or platform.libc_ver()[0] != "glibc":
     sys.exit("page_faults.py needs Linux with glibc: it sets glibc's mallopt and Linux's prctl")
+# c10 reads this variable once, at its first allocation; set, it changes the alignment it asks
+# glibc for (posix_memalign), and with it how the heap reuses freed blocks. Start without it.
+if os.environ.pop("THP_MEM_ALLOC_ENABLE", None) is not None:
+    os.execv(sys.executable, [sys.executable, *sys.argv])
 
 torch.manual_seed(0)
 MIB = 2**20
