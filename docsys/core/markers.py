@@ -71,6 +71,14 @@ def _needs_torchao() -> str | None:
     return None
 
 
+def _needs_linux_glibc() -> str | None:
+    import platform
+
+    if sys.platform != "linux" or platform.libc_ver()[0] != "glibc":
+        return "linux_glibc: needs Linux with glibc (it calls glibc's mallopt and Linux's prctl); run it on Linux"
+    return None
+
+
 def _slow_allowed() -> str | None:
     if os.environ.get("SKIP_SLOW") == "1":
         return "slow: skipped because SKIP_SLOW=1; unset it to run slow tests"
@@ -85,6 +93,7 @@ MARKERS: dict[str, Marker] = {
         Marker("distributed", "launched with torchrun as several processes", _needs_distributed),
         Marker("slow", "takes more than a few seconds; SKIP_SLOW=1 skips it", _slow_allowed),
         Marker("torchao", "imports torchao, a package beside torch", _needs_torchao),
+        Marker("linux_glibc", "calls glibc's malloc tuning or Linux system calls", _needs_linux_glibc),
         Marker("cpu_only", "prints what a machine without CUDA GPUs does (a fallback)", _needs_no_gpu),
     )
 }

@@ -10,6 +10,12 @@ from torch.profiler import ProfilerActivity, profile
 torch.manual_seed(0)
 q, k, v = torch.randn(3, 2, 8, 1024, 64, device="cuda").unbind(0)
 
+
+def print_warnings(caught):
+    for warning in caught:
+        print("  UserWarning:", str(warning.message).split(" (Triggered internally")[0])
+
+
 for dtype in (torch.bfloat16, torch.float32):
     with profile(activities=[ProfilerActivity.CPU]) as prof:
         F.scaled_dot_product_attention(q.to(dtype), k.to(dtype), v.to(dtype))
@@ -23,8 +29,7 @@ with warnings.catch_warnings(record=True) as caught:
             F.scaled_dot_product_attention(q, k, v)
     except RuntimeError as error:
         print("FLASH_ATTENTION only, float32: RuntimeError:", error)
-for warning in caught:
-    print("UserWarning:", str(warning.message).splitlines()[0])
+print_warnings(caught)
 
 qb, kb, vb = (t.bfloat16() for t in (q, k, v))
 tril = torch.ones(1024, 1024, dtype=torch.bool, device="cuda").tril()
@@ -37,5 +42,4 @@ for label, causal in (("is_causal=True", {"is_causal": True}), ("tril attn_mask"
             print(f"FLASH_ATTENTION only, bfloat16, {label}: runs")
         except RuntimeError as error:
             print(f"FLASH_ATTENTION only, bfloat16, {label}: RuntimeError: {error}")
-    for warning in caught:
-        print("  UserWarning:", str(warning.message).split(" (Triggered internally")[0])
+    print_warnings(caught)

@@ -22,3 +22,14 @@ def test_torchao_marker_skips_where_torchao_is_not_installed(monkeypatch):
     assert markers.skip_reason(["torchao"]) is None  # requirements.txt pins it
     monkeypatch.setattr(importlib.util, "find_spec", lambda name: None if name == "torchao" else real_find_spec(name))
     assert markers.skip_reason(["torchao"]).startswith("torchao: needs torchao (pinned in requirements.txt")
+
+
+def test_linux_glibc_marker_skips_on_other_systems(monkeypatch):
+    import platform
+    import sys
+
+    assert markers.skip_reason(["linux_glibc"]) is None  # the development machines run Debian
+    monkeypatch.setattr(platform, "libc_ver", lambda: ("", ""))  # musl
+    assert markers.skip_reason(["linux_glibc"]).startswith("linux_glibc: needs Linux with glibc")
+    monkeypatch.setattr(sys, "platform", "darwin")
+    assert markers.skip_reason(["linux_glibc"]).startswith("linux_glibc: needs Linux with glibc")
