@@ -132,8 +132,10 @@ def element_count(page_html: str) -> int:
 # Raised 2026-12-01 after the truth fixes added examples: at 1714 / 2833 / 1580 elements Lighthouse 12.2.3 scored
 # performance 99 (autograd, en and zh), 96 (the notebook) and 100 (benchmarks). Benchmarks raised again 2026-12-02
 # after the one-device pages added six benchmarks: at 1929 elements it scored 98 (en) and 97 (zh), all else 100.
+# Raised again 2026-12-02 after their review fixes added a benchmark and columns: at 2043 elements (en and zh)
+# it scored 97 (en) and 98 (zh), all else 100.
 ELEMENT_BUDGETS = {
     "autograd": 1800,
     "notebooks/speed-up-training": 2950,
-    "benchmarks": 2000,
+    "benchmarks": 2100,
 }
