@@ -17,8 +17,9 @@ from docsys.checks.browser import Tab
 from docsys.core.paths import DEFAULT_LANG, LANGS
 
 QUERIES = Path(__file__).with_name("search_queries.toml")
-BUDGET = 170_000  # bytes on the wire for one query with an empty cache (issue #15; 150 000 until 2026-12-01,
-# when the truth fixes grew the pages: "mixed precision" 157 438, "distributed data parallel" 152 570, "计算图" 165 235)
+BUDGET = 180_000  # bytes on the wire for one query with an empty cache (issue #15; 150 000 until 2026-12-01,
+# when the truth fixes grew the pages: "mixed precision" 157 438, "distributed data parallel" 152 570, "计算图" 165 235;
+# 170 000 until 2026-12-02, when the one-device pages' review fixes grew them: "自动微分" 172 083 on a fresh clone)
 
 
 @pytest.fixture
