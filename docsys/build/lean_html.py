@@ -24,7 +24,7 @@ code. Table cells that the notebook's Markdown renderer aligns with an inline st
 (`<td style="text-align:right">`, each cell its own style to resolve) get the `align` attribute that
 Python-Markdown writes for the pages (mkdocs.yml, `tables: use_align_attribute`) and Material's
 stylesheet expects (`td:not([align])`). tests/tooling/test_lean_html.py holds Material's palettes
-to the first premise; tests/content/test_site.py holds Lighthouse's pages to an element budget.
+to the first premise; tests/content/test_site.py holds every page to an element budget.
 """
 
 from __future__ import annotations

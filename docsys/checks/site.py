@@ -134,8 +134,16 @@ def element_count(page_html: str) -> int:
 # after the one-device pages added six benchmarks: at 1929 elements it scored 98 (en) and 97 (zh), all else 100.
 # Raised again 2026-12-02 after their review fixes added a benchmark and columns: at 2043 elements (en and zh)
 # it scored 97 (en) and 98 (zh), all else 100.
+# Every other page: 2400. On 2026-12-02, after lean_html dropped punctuation and operator spans, the largest
+# pages under it scored (median of 3 runs) torch-compile 97 at 2322 elements, mixed-precision 97 (en) / 96 (zh)
+# at 2236, memory-saving 97, attention 98, quantization 99, llm-decoding 99.
+# errata is over it and scores 86 at 3188 elements: its 54 code blocks are each mounted by Material's script
+# (Material's content.lazy feature raised it to 91, dropping content.code.annotate to 90); its budget holds it
+# where it is until issue 32's "every page fast" brings it to 95.
+DEFAULT_ELEMENT_BUDGET = 2400
 ELEMENT_BUDGETS = {
     "autograd": 1800,
     "notebooks/speed-up-training": 2950,
     "benchmarks": 2100,
+    "errata": 3200,
 }
