@@ -31,7 +31,7 @@ for forward_sync_buffers in (True, False):
         model(torch.randn(16, 4))
     after_eval_forward = running_means(model)
     if rank == 0:
-        print(f"forward_sync_buffers={forward_sync_buffers}: running_mean[0] per rank after 3 training steps "
+        print(f"forward_sync_buffers={forward_sync_buffers}: running_mean[0] per rank after 3 training passes "
               f"{after_training}, after one eval forward {after_eval_forward}")
 
 model = nn.SyncBatchNorm.convert_sync_batchnorm(nn.Sequential(nn.Linear(4, 4), nn.BatchNorm1d(4)))

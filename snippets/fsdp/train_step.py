@@ -1,9 +1,5 @@
 # marks: distributed
 # launch: torchrun --standalone --nproc-per-node=2
-import os
-
-os.environ.setdefault("TORCH_FR_BUFFER_SIZE", "2000")
-
 import collections
 import gc
 import pickle
@@ -25,9 +21,14 @@ for layer in model:
     if isinstance(layer, nn.Linear):
         fully_shard(layer, mesh=mesh, mp_policy=policy)
 fully_shard(model, mesh=mesh, mp_policy=policy)
-model[0].register_forward_pre_hook(
-    lambda module, args: print(f"layer 0 runs with weight {module.weight.dtype}, input {args[0].dtype}")
-)
+
+
+def show_dtypes(module, args):
+    print(f"layer 0 runs with weight {module.weight.dtype}, input {args[0].dtype}")
+    dtype_hook.remove()
+
+
+dtype_hook = model[0].register_forward_pre_hook(show_dtypes)
 optimizer = torch.optim.AdamW(model.parameters(), lr=1e-3)
 
 
@@ -39,15 +40,32 @@ def norm_of(tensors):
     return torch.linalg.vector_norm(torch.stack([torch.linalg.vector_norm(t) for t in tensors]))
 
 
+def accumulate(model, micro_batches, keep_gathered_after):
+    """One optimizer step's gradients over `micro_batches`, reduced only in the last; the collectives of each."""
+    model.zero_grad()
+    gathers, reductions = [], []
+    for i, (x, y) in enumerate(micro_batches):
+        last = i == len(micro_batches) - 1
+        model.set_requires_gradient_sync(last)
+        if "backward" in keep_gathered_after:
+            model.set_reshard_after_backward(last)
+        if "forward" in keep_gathered_after:
+            for layer in model[0], model[2]:
+                layer.set_reshard_after_forward(last)
+        before = len(flight_records())
+        (nn.functional.mse_loss(model(x), y) / len(micro_batches)).backward()
+        collectives = collections.Counter(e["profiling_name"] for e in flight_records()[before:])
+        gathers.append(collectives["gloo:all_gather"])
+        reductions.append(collectives["gloo:all_reduce"])
+    return gathers, reductions
+
+
 torch.manual_seed(1 + rank)
 micro_batches = [(torch.randn(8, 16), torch.randn(8, 1)) for _ in range(4)]
-for i, (x, y) in enumerate(micro_batches):
-    last = i == len(micro_batches) - 1
-    model.set_requires_gradient_sync(last)
-    before = len(flight_records())
-    (nn.functional.mse_loss(model(x), y) / len(micro_batches)).backward()
-    collectives = collections.Counter(e["profiling_name"] for e in flight_records()[before:])
-    print(f"micro-batch {i}: requires_gradient_sync={last}, collectives {dict(collectives)}")
+for label, keep_gathered_after in (("defaults", ()), ("set_reshard_after_backward(False)", ("backward",)),
+                                  ("and set_reshard_after_forward(False)", ("backward", "forward"))):
+    gathers, reductions = accumulate(model, micro_batches, keep_gathered_after)
+    print(f"{label}: all-gathers per micro-batch {gathers}, gradient reductions {reductions}")
 
 weight = model[0].weight
 print(f"sharded parameter {weight.dtype} {tuple(weight.to_local().shape)}, its gradient {weight.grad.dtype}")
