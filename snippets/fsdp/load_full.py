@@ -16,7 +16,7 @@ mesh = init_device_mesh("cpu", (dist.get_world_size(),))
 
 
 class Block(nn.Module):
-    def __init__(self, dim=256, positions=64):
+    def __init__(self, dim=256):
         super().__init__()
         self.proj = nn.Linear(dim, dim)
         self.norm = nn.BatchNorm1d(dim)  # running statistics: persistent buffers
