@@ -1,5 +1,5 @@
 # marks: slow
-# timeout: 120
+# timeout: 300
 # method: interleaved -- train step and forward of every precision alternate in rounds, so a slow moment hits them all
 import contextlib
 import copy
