@@ -100,7 +100,7 @@ def other_lines(output: str) -> str:
         table = bench.parse_table(output)
     except bench.TableError:
         return output
-    header = next(i for i, line in enumerate(lines) if line.strip().startswith("| variant"))
+    header = next(i for i, line in enumerate(lines) if bench.is_header(line))
     end = header + 2 + len(table.rows)
     kept = [line for line in lines[:header] + lines[end:] if bench.threads(line) is None]
     return "\n".join(kept).strip("\n")

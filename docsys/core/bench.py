@@ -28,11 +28,12 @@ import re
 from dataclasses import dataclass
 
 VARIANT = "variant"
-_ROW_RE = re.compile(r"^\s*\|(.*)\|\s*$")
+RANK_PREFIX = r"(?:\[rank\d+\] )?"  # a torchrun-launched benchmark prints through rank 0 (docsys.core.runner)
+_ROW_RE = re.compile(rf"^{RANK_PREFIX}\s*\|(.*)\|\s*$")
 _RULE_CELL_RE = re.compile(r"^:?-{3,}:?$")
 _UNIT_RE = re.compile(r"\(([^()]*)\)\s*$")
 _TIME_UNITS = {"ns", "us", "µs", "ms", "s"}
-_THREADS_RE = re.compile(r"^threads:\s*(\d+)\b", re.M)
+_THREADS_RE = re.compile(rf"^{RANK_PREFIX}threads:\s*(\d+)\b", re.M)
 MIN_SIGNIFICANT = 3
 UNKNOWN_SPREAD_FACTOR = 2.0  # recordings are refused on a busy machine; noise there stays far below 2x
 
@@ -99,10 +100,16 @@ def _cells(line: str) -> list[str] | None:
     return [c.strip() for c in m[1].split("|")] if m else None
 
 
+def is_header(line: str) -> bool:
+    """The first line of the benchmark table: `| variant | ... |`."""
+    cells = _cells(line)
+    return bool(cells) and cells[0] == VARIANT
+
+
 def parse_table(text: str) -> Table:
     """The benchmark table in an output: header `| variant | ... |`, a rule, rows."""
     lines = text.splitlines()
-    starts = [i for i, line in enumerate(lines) if (c := _cells(line)) and c[0] == VARIANT]
+    starts = [i for i, line in enumerate(lines) if is_header(line)]
     if len(starts) != 1:
         raise TableError(f"expected exactly one table whose first column is '{VARIANT}', found {len(starts)}")
     start = starts[0]

@@ -9,7 +9,8 @@ Two steps, both applied to every run (recording and test alike):
    to its source tree (`.../aten/src/...`). Recordings are stored in this form.
 2. `normalize(text)`, what is compared and stored as `<name>.out`: provenance lines are dropped
    — lines that say where or how the code ran rather than what it computed: a benchmark's
-   `threads: N` line (docsys.core.bench; the page's caption says it from `.record.json`) and
+   `threads: N` line, also after a launched rank's `[rankN] ` prefix (docsys.core.bench; the
+   page's caption says it from `.record.json`), and
    torchrun's banner "Setting OMP_NUM_THREADS environment variable for each process to be 1"
    (with its empty and `*****` lines), which torchrun prints only when the variable is unset in
    the reader's environment — then memory addresses (`0x` + 6 or more hex digits),
@@ -20,7 +21,8 @@ Two steps, both applied to every run (recording and test alike):
    profiler's (`USDT:2026-11-30 18:53:00 15048:15048 SyncActivityProfilerHandler.cpp:52] `), also
    after a launched rank's `[rankN] ` prefix (a log line naming its file through an unresolved
    site-packages path, as torch does when the environment is a symlink, names it as `torch/...`), and the
-   numeric cells of a benchmark table (a Markdown table whose first column is `variant`)
+   numeric cells of a benchmark table (a Markdown table whose first column is `variant`, its
+   lines also after a launched rank's prefix)
    become placeholders; trailing whitespace is dropped.
 
 Nothing else is touched: every other character of a recorded output must be reproduced.
@@ -46,7 +48,7 @@ _STDLIB = re.compile(r"(?:/[^\s:\"'()]+)?/lib/python3\.\d+/")
 _TRIGGERED = re.compile(r"(Triggered internally at )[^\s()]*?/((?:aten|c10|torch)/src/|torch/csrc/)")
 _LOG_PREFIX = r"[IWEFV]\d{4} \d\d:\d\d:\d\d\.\d+ +\d+ "
 _PROVENANCE_LINES = re.compile(
-    r"^threads:[ \t]*\d.*$\n?"
+    r"^(?:\[rank\d+\] )?threads:[ \t]*\d.*$\n?"
     rf"|^(?:\[rank\d+\] )?{_LOG_PREFIX}(?:\.\.\./site-packages/)?torch/distributed/run\.py:\d+\] "
     r"(?:\*+|Setting OMP_NUM_THREADS environment variable for each process to be 1 .*|)[ \t]*$\n?",
     re.M,
@@ -62,8 +64,8 @@ _VOLATILE = (
     (re.compile(r"\b\d+(?:\.\d+)?(?:e[-+]?\d+)?\s?(?:ns|us|µs|ms|s)\b"), "<time>"),
     (re.compile(r"\b\d+(?:\.\d+)?x\b(?!<addr>)"), "<ratio>x"),
 )
-_TABLE_ROW_RE = re.compile(r"^\s*\|.*\|\s*$")
-_BENCH_HEADER_RE = re.compile(r"^\s*\|\s*variant\s*\|")
+_TABLE_ROW_RE = re.compile(r"^(?:\[rank\d+\] )?\s*\|.*\|\s*$")
+_BENCH_HEADER_RE = re.compile(r"^(?:\[rank\d+\] )?\s*\|\s*variant\s*\|")
 _NUMBER_CELL_RE = re.compile(r"(?<=\|)[ \t]*-?\d+(?:\.\d+)?(?:e[-+]?\d+)?[ \t]*(?=\|)")
 
 

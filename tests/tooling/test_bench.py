@@ -68,3 +68,10 @@ def test_each_iqr_column_belongs_to_the_column_before_it():
                         "| a | 10.0 | 5.00 | 2.00 | 0.010 | 9 |\n| b | 10.5 | 5.00 | 1.00 | 0.010 | 9 |\n")
     assert not compare(table, "b", "a", "step (ms)").beyond_spread
     assert compare(table, "a", "b", "forward (ms)").beyond_spread
+
+
+def test_a_launched_benchmark_prints_its_table_through_rank_0():
+    """docsys.core.runner prefixes a torchrun rank's lines with `[rank0] `."""
+    launched = "".join(f"[rank0] {line}\n" for line in GOOD.splitlines())
+    assert convention_problems(launched) == [] and threads(launched) == 2
+    assert parse_table(launched).value("b", "saved (MiB)") == "1.00"

@@ -37,6 +37,14 @@ def test_volatile_parts_are_masked_and_nothing_else():
     assert normalize("| x | 1 |") != normalize("| x | 2 |"), "only tables whose first column is `variant` are masked"
 
 
+def test_a_launched_benchmark_table_is_masked_after_the_ranks_prefix():
+    def launched(cell):
+        return f"[rank0] threads: {cell}\n[rank0] | variant | t (ms) |\n[rank0] |---|---|\n[rank0] | a | {cell} |\n"
+    masked = "[rank0] | variant | t (ms) |\n[rank0] |---|---|\n[rank0] | a | <n> |"
+    assert normalize(launched("3.5")) == normalize(launched("4")) == masked
+    assert normalize("[rank0] | x | 1 |") != normalize("[rank0] | x | 2 |")
+
+
 def test_log_prefixes_are_masked_after_a_ranks_prefix_too():
     a = "[rank0] USDT:2026-11-30 20:52:24 7086:7086 SyncActivityProfilerHandler.cpp:52] profiler_start\n"
     b = "[rank0] USDT:2026-12-01 09:05:51 20116:20116 SyncActivityProfilerHandler.cpp:57] profiler_start\n"
