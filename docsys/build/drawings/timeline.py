@@ -26,6 +26,7 @@ PURPLE = "#7b3f94"
 KIND_COLORS = {
     "profiler_step": COLORS[7], "region": COLORS[2], "operator": COLORS[4],
     "forward": COLORS[0], "backward": COLORS[1], "optimizer": COLORS[2],
+    "backward_input": COLORS[5], "backward_weight": COLORS[6],
     "allreduce": COLORS[3], "allgather": COLORS[3], "reducescatter": PURPLE,
     "load": COLORS[1], "step": COLORS[0], "launch": COLORS[5], "sync": COLORS[7], "kernel": COLORS[2],
     "h2d_copy": COLORS[1], "matmul": COLORS[0],
