@@ -6,6 +6,7 @@ import subprocess
 import sys
 
 import pytest
+import yaml
 
 from docsys.build.examples import OUT_INCLUDE_RE
 from docsys.checks.pages import rel_page, shown_snippets, unrun_python_fences
@@ -13,6 +14,7 @@ from docsys.core import recording
 from docsys.core.normalize import normalize, portable
 from docsys.core.paths import LANGS, ROOT, SNIPPETS_DIR, page_paths
 from docsys.core.snippet import discover, load
+from docsys.core.text import split_front_matter
 
 PAGES = [p for lang in LANGS for p in page_paths(lang)]
 SNIPPETS = discover()
@@ -22,6 +24,18 @@ SNIPPETS = discover()
 def test_every_python_fence_is_run_or_skipped_with_a_reason(page):
     problems = unrun_python_fences(page.read_text(encoding="utf-8"), rel_page(page))
     assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("page", PAGES, ids=rel_page)
+def test_every_front_matter_is_a_yaml_mapping(page):
+    """MkDocs drops a front matter that does not parse without a word (mkdocs.utils.meta.get_data), and
+    with it the page's description and translation record: an unquoted `: ` in a value is enough."""
+    front, _ = split_front_matter(page.read_text(encoding="utf-8"))
+    try:
+        data = yaml.safe_load("\n".join(front))
+    except yaml.YAMLError as error:
+        pytest.fail(f"{rel_page(page)}: the front matter is not YAML ({str(error).splitlines()[0]}); quote the value")
+    assert isinstance(data, dict), f"{rel_page(page)}: the front matter is not a mapping of keys to values"
 
 
 def test_every_snippet_is_shown_on_a_page():
