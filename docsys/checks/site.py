@@ -133,7 +133,8 @@ def element_count(page_html: str) -> int:
 # performance 99 (autograd, en and zh), 96 (the notebook) and 100 (benchmarks). Benchmarks raised again 2026-12-02
 # after the one-device pages added six benchmarks: at 1929 elements it scored 98 (en) and 97 (zh), all else 100.
 # Raised again 2026-12-02 after their review fixes added a benchmark and columns: at 2043 elements (en and zh)
-# it scored 97 (en) and 98 (zh), all else 100.
+# it scored 97 (en) and 98 (zh), all else 100. Raised again 2026-12-02 for model-parallel/bench_schedules: at
+# 2117 elements it scored 95 (en) and 97 (zh), median of 3, with a review helper loading the machine.
 # Every other page: 2400. On 2026-12-02, after lean_html dropped punctuation and operator spans, the largest
 # pages under it scored (median of 3 runs) torch-compile 97 at 2322 elements, mixed-precision 97 (en) / 96 (zh)
 # at 2236, memory-saving 97, attention 98, quantization 99, llm-decoding 99.
@@ -144,6 +145,6 @@ DEFAULT_ELEMENT_BUDGET = 2400
 ELEMENT_BUDGETS = {
     "autograd": 1800,
     "notebooks/speed-up-training": 2950,
-    "benchmarks": 2100,
+    "benchmarks": 2200,
     "errata": 3200,
 }
