@@ -41,6 +41,7 @@ import difflib
 import re
 from pathlib import Path
 
+from docsys.core.bench import RANK_PREFIX
 from docsys.core.paths import ROOT
 
 _SITE_PACKAGES = re.compile(r"(?:/[^\s:\"'()]+)?/(?:site|dist)-packages/")
@@ -48,8 +49,8 @@ _STDLIB = re.compile(r"(?:/[^\s:\"'()]+)?/lib/python3\.\d+/")
 _TRIGGERED = re.compile(r"(Triggered internally at )[^\s()]*?/((?:aten|c10|torch)/src/|torch/csrc/)")
 _LOG_PREFIX = r"[IWEFV]\d{4} \d\d:\d\d:\d\d\.\d+ +\d+ "
 _PROVENANCE_LINES = re.compile(
-    r"^(?:\[rank\d+\] )?threads:[ \t]*\d.*$\n?"
-    rf"|^(?:\[rank\d+\] )?{_LOG_PREFIX}(?:\.\.\./site-packages/)?torch/distributed/run\.py:\d+\] "
+    rf"^{RANK_PREFIX}threads:[ \t]*\d.*$\n?"
+    rf"|^{RANK_PREFIX}{_LOG_PREFIX}(?:\.\.\./site-packages/)?torch/distributed/run\.py:\d+\] "
     r"(?:\*+|Setting OMP_NUM_THREADS environment variable for each process to be 1 .*|)[ \t]*$\n?",
     re.M,
 )
@@ -64,8 +65,8 @@ _VOLATILE = (
     (re.compile(r"\b\d+(?:\.\d+)?(?:e[-+]?\d+)?\s?(?:ns|us|µs|ms|s)\b"), "<time>"),
     (re.compile(r"\b\d+(?:\.\d+)?x\b(?!<addr>)"), "<ratio>x"),
 )
-_TABLE_ROW_RE = re.compile(r"^(?:\[rank\d+\] )?\s*\|.*\|\s*$")
-_BENCH_HEADER_RE = re.compile(r"^(?:\[rank\d+\] )?\s*\|\s*variant\s*\|")
+_TABLE_ROW_RE = re.compile(rf"^{RANK_PREFIX}\s*\|.*\|\s*$")
+_BENCH_HEADER_RE = re.compile(rf"^{RANK_PREFIX}\s*\|\s*variant\s*\|")
 _NUMBER_CELL_RE = re.compile(r"(?<=\|)[ \t]*-?\d+(?:\.\d+)?(?:e[-+]?\d+)?[ \t]*(?=\|)")
 
 
