@@ -3,6 +3,7 @@
 import argparse
 import gc
 import os
+import warnings
 from pathlib import Path
 
 import torch
@@ -13,6 +14,7 @@ from torch.distributed.checkpoint.state_dict import get_state_dict, set_state_di
 from torch.distributed.checkpoint.stateful import Stateful
 from torch.nn.parallel import DistributedDataParallel as DDP
 from torch.utils.data import DataLoader, DistributedSampler, TensorDataset
+from torchdata.stateful_dataloader import StatefulDataLoader
 
 parser = argparse.ArgumentParser()
 parser.add_argument("--steps", type=int, default=12)
@@ -21,24 +23,31 @@ parser.add_argument("--checkpoints", default="checkpoints")
 parser.add_argument("--crash-before-step", type=int, default=-1, help="rank 1 raises there, first attempt only")
 parser.add_argument("--forget-rng-and-position", action="store_true", help="a broken resume, to compare")
 parser.add_argument("--save-final", help="rank 0 writes the final parameters and losses here")
+parser.add_argument("--stateful-loader-workers", type=int, metavar="N",
+                    help="load with torchdata's StatefulDataLoader and N workers, and checkpoint its position")
 args = parser.parse_args()
 
+# torchdata 0.11.0 calls a deprecated torch function in StatefulDataLoader.__init__
+warnings.filterwarnings("ignore", "'set_vital' is deprecated", UserWarning)
 dist.init_process_group("gloo")
 rank = dist.get_rank()
 attempt = int(os.environ["TORCHELASTIC_RESTART_COUNT"])
 
 
 class TrainingState(Stateful):
-    """What a resumed run needs: model, optimizer, scheduler, the step reached and this rank's RNG."""
+    """What a resumed run needs: model, optimizer, scheduler, the step reached, this rank's RNG (and loader)."""
 
-    def __init__(self, model, optimizer, scheduler):
-        self.model, self.optimizer, self.scheduler = model, optimizer, scheduler
+    def __init__(self, model, optimizer, scheduler, loader):
+        self.model, self.optimizer, self.scheduler, self.loader = model, optimizer, scheduler, loader
         self.step = 0
 
     def state_dict(self):
         model_state, optimizer_state = get_state_dict(self.model, self.optimizer)
-        return {"model": model_state, "optimizer": optimizer_state, "scheduler": self.scheduler.state_dict(),
-                "step": self.step, f"rng_rank{rank}": torch.get_rng_state()}
+        state = {"model": model_state, "optimizer": optimizer_state, "scheduler": self.scheduler.state_dict(),
+                 "step": self.step, f"rng_rank{rank}": torch.get_rng_state()}
+        if isinstance(self.loader, StatefulDataLoader):
+            state[f"loader_rank{rank}"] = self.loader.state_dict()
+        return state
 
     def load_state_dict(self, state):
         set_state_dict(self.model, self.optimizer, model_state_dict=state["model"],
@@ -47,6 +56,8 @@ class TrainingState(Stateful):
         self.step = state["step"]
         if not args.forget_rng_and_position:
             torch.set_rng_state(state[f"rng_rank{rank}"])
+        if isinstance(self.loader, StatefulDataLoader):
+            self.loader.load_state_dict(state[f"loader_rank{rank}"])
 
 
 def latest_checkpoint():
@@ -57,11 +68,15 @@ def latest_checkpoint():
 torch.manual_seed(0)
 dataset = TensorDataset(torch.randn(64, 8), torch.randn(64, 1))
 sampler = DistributedSampler(dataset, shuffle=True, seed=0)
-loader = DataLoader(dataset, batch_size=8, sampler=sampler, generator=torch.Generator().manual_seed(0))
+if args.stateful_loader_workers is None:
+    loader = DataLoader(dataset, batch_size=8, sampler=sampler, generator=torch.Generator().manual_seed(0))
+else:
+    loader = StatefulDataLoader(dataset, batch_size=8, sampler=sampler, num_workers=args.stateful_loader_workers,
+                                generator=torch.Generator().manual_seed(0))
 model = DDP(nn.Sequential(nn.Linear(8, 32), nn.ReLU(), nn.Dropout(0.5), nn.Linear(32, 1)))
 optimizer = torch.optim.AdamW(model.parameters(), lr=0.01)
 scheduler = torch.optim.lr_scheduler.CosineAnnealingLR(optimizer, T_max=args.steps)
-state = TrainingState(model, optimizer, scheduler)
+state = TrainingState(model, optimizer, scheduler, loader)
 torch.manual_seed(100 + rank)
 
 checkpoint = latest_checkpoint()
@@ -72,11 +87,12 @@ else:
     lr = scheduler.get_last_lr()[0]
     print(f"attempt {attempt}: loaded {checkpoint.name}, resuming at step {state.step}, lr {lr:.6f}")
 
-epoch, seen = divmod(state.step, len(loader))
-if args.forget_rng_and_position:
-    seen = 0
 while state.step < args.steps:
+    # from the step on every pass: a StatefulDataLoader saved after an epoch's last batch first yields nothing
+    epoch, seen = divmod(state.step, len(loader))
     sampler.set_epoch(epoch)
+    if args.forget_rng_and_position or isinstance(loader, StatefulDataLoader):
+        seen = 0  # a StatefulDataLoader continues where its loaded state stopped
     for i, (x, y) in enumerate(loader):
         if i < seen:
             continue
@@ -92,7 +108,6 @@ while state.step < args.steps:
             dcp.save({"training": state}, checkpoint_id=Path(args.checkpoints) / f"step_{state.step:04d}")
         if state.step == args.steps:
             break
-    epoch, seen = epoch + 1, 0
 
 losses = [torch.zeros(1) for _ in range(dist.get_world_size())]
 dist.all_gather(losses, loss.detach().reshape(1))
