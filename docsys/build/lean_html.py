@@ -35,8 +35,15 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.pages import Page
 
 _PRE_RE = re.compile(r"<pre\b.*?</pre>", re.S)
-_PLAIN_SPAN_RE = re.compile(r'<span class="[nw]">([^<]*)</span>')
-_PAGE_PLAIN_SPAN_RE = re.compile(r'<span class="[nwop]">([^<]*)</span>')
+
+
+def _spans_of(token_classes: str) -> re.Pattern[str]:
+    """A Pygments span of one of these one-letter token classes, its text as group 1."""
+    return re.compile(rf'<span class="[{token_classes}]">([^<]*)</span>')
+
+
+# notebook or not -> the spans that change nothing there (the notebook's stylesheet colours p and o)
+_PLAIN_SPANS = {True: _spans_of("nw"), False: _spans_of("nwop")}
 _EMPTY_SPAN = "<span></span>"
 _CELL_ALIGN_STYLE_RE = re.compile(r'<(t[dh]) style="text-align: ?(left|right|center);?">')
 
@@ -48,6 +55,6 @@ def on_post_page(output: str, page: Page, config: MkDocsConfig) -> str:
 def lighter(html: str, notebook: bool = False) -> str:
     """`html` without the spans of its <pre> blocks that do not change how the code looks, and with
     its table cells aligned by attribute."""
-    plain = _PLAIN_SPAN_RE if notebook else _PAGE_PLAIN_SPAN_RE
+    plain = _PLAIN_SPANS[notebook]
     html = _PRE_RE.sub(lambda m: plain.sub(r"\1", m[0]).replace(_EMPTY_SPAN, ""), html)
     return _CELL_ALIGN_STYLE_RE.sub(r'<\1 align="\2">', html)
