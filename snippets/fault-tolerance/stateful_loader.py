@@ -47,41 +47,59 @@ class NoisyWithSavedRNG(NoisyFromGlobalRNG):
         self.rng().set_state(state["rng"])
 
 
-def make_loader(dataset, num_workers):
-    sampler = RandomSampler(dataset, generator=torch.Generator().manual_seed(0))
-    return StatefulDataLoader(dataset, batch_size=4, sampler=sampler, num_workers=num_workers,
-                              generator=torch.Generator().manual_seed(1))
+def make_loader(dataset, num_workers, torch_sampler=False):
+    """shuffle=True puts in torchdata's own RandomSampler, which saves its generator's state;
+    torch's RandomSampler, passed as `sampler`, has no state_dict."""
+    order = ({"sampler": RandomSampler(dataset, generator=torch.Generator().manual_seed(0))} if torch_sampler
+             else {"shuffle": True})
+    return StatefulDataLoader(dataset, batch_size=4, num_workers=num_workers,
+                              generator=torch.Generator().manual_seed(1), **order)
 
 
-def resume_matches(make_dataset, num_workers, interrupt_after=3):
-    """Load three batches, save the loader's state, rebuild everything, load it, finish the epoch; compare."""
-    uninterrupted = list(make_loader(make_dataset(), num_workers))
-    loader = make_loader(make_dataset(), num_workers)
+def resume_matches(make_dataset, num_workers, torch_sampler=False, restore_global_rng=False):
+    """Run epoch 0 and three batches of epoch 1, save the loader's state, rebuild everything, load
+    it, finish epoch 1; compare epoch 1 with an uninterrupted run's."""
+    torch.manual_seed(0)
+    reference = make_loader(make_dataset(), num_workers, torch_sampler)
+    list(reference)
+    uninterrupted = list(reference)
+
+    torch.manual_seed(0)
+    loader = make_loader(make_dataset(), num_workers, torch_sampler)
+    list(loader)
     batches = iter(loader)
-    before = [next(batches) for _ in range(interrupt_after)]
-    state = loader.state_dict()
+    before = [next(batches) for _ in range(3)]
+    state, global_rng = loader.state_dict(), torch.get_rng_state()
     del batches, loader  # the crash
 
     torch.manual_seed(1234)  # a restarted process: its global generator is not where it was
-    resumed = make_loader(make_dataset(), num_workers)
+    resumed = make_loader(make_dataset(), num_workers, torch_sampler)
     resumed.load_state_dict(state)
+    if restore_global_rng:
+        torch.set_rng_state(global_rng)
     after = list(resumed)
     same = torch.equal(torch.cat(before + after), torch.cat(uninterrupted))
-    print(f"{make_dataset.__name__:<18} num_workers={num_workers}: {len(after)} batches after the resume,"
-          f" the epoch equals the uninterrupted one: {same}")
+    how = ", torch's RandomSampler" if torch_sampler else ""
+    how += ", global RNG restored" if restore_global_rng else ""
+    print(f"{make_dataset.__name__}, num_workers={num_workers}{how}: {len(after)} batches after the resume,"
+          f" epoch 1 equals the uninterrupted one: {same}")
     return state
 
 
 print("torch.utils.data.DataLoader has state_dict:", hasattr(DataLoader, "state_dict"))
 resume_matches(Numbers, 0)
 resume_matches(Numbers, 2)
-resume_matches(NoisyFromGlobalRNG, 2)
+resume_matches(Numbers, 0, torch_sampler=True)
+resume_matches(NoisyFromGlobalRNG, 0, restore_global_rng=True)
+resume_matches(NoisyFromGlobalRNG, 2, restore_global_rng=True)
 resume_matches(NoisyWithSavedRNG, 0)
 state = resume_matches(NoisyWithSavedRNG, 2)
 
 snapshot = state["_snapshot"]
 print("batches yielded when saved:", snapshot["_snapshot_step"])
-print("sampler position (samples):", snapshot["_main_snapshot"]["_sampler_iter_state"]["samples_yielded"])
+sampler = snapshot["_main_snapshot"]["_sampler_iter_state"]
+print("sampler position (samples):", sampler["samples_yielded"])
+print("the sampler's own state:", list(sampler["sampler_iter_state"]))
 print("per-worker dataset state:", {w: list(s["dataset_state"]) for w, s in snapshot["_worker_snapshots"].items()})
 
 loader = make_loader(Numbers(), 0)
