@@ -62,7 +62,7 @@ class TrainingState(Stateful):
 
 def latest_checkpoint():
     complete = [p for p in Path(args.checkpoints).glob("step_*") if (p / ".metadata").exists()]
-    return max(complete, default=None)
+    return max(complete, key=lambda p: int(p.name.removeprefix("step_")), default=None)  # step_10000 > step_9999
 
 
 torch.manual_seed(0)
