@@ -54,7 +54,7 @@ check: setup ## The edit loop: lint, parity, page checks, tooling tests and a st
 	$(PY) -m pytest -n auto -m "not browser" tests/tooling tests/content/test_lint.py tests/content/test_parity.py \
 		tests/content/test_pages.py tests/content/test_glossary.py tests/content/test_copywriting.py \
 		tests/content/test_translations.py tests/content/test_paths.py tests/content/test_behaviour.py \
-		tests/content/test_site.py
+		tests/content/test_comparatives.py tests/content/test_site.py
 
 record: $(PYTHON_STAMP) ## Re-record snippets (all, or SNIPPETS="autograd/backward.py bench_"); benchmarks need an idle machine
 	$(PY) -m docsys record $(SNIPPETS)
