@@ -37,6 +37,10 @@ SAMPLES = {
     "decode_graphs": [{"variant": "dynamic=None", "graphs": [1, 2, 2]},
                       {"variant": "dynamic=False", "graphs": [1, 2, 0]}],
     "save_map": {"ops": ["addmm", "gelu"], "rows": [{"variant": "checkpoint", "states": ["recomputed", "freed"]}]},
+    "module_collectives": {"modules": [
+        {"module": "attention_norm", "input": "S(1)", "forward": [], "backward": []},
+        {"module": "attention", "input": "R", "forward": ["all_gather_into_tensor", "reduce_scatter_tensor"],
+         "backward": ["all_gather_into_tensor", "reduce_scatter_tensor"]}]},
 }
 WORDS = {  # a word of each kind's labels that its sample must show, per language
     "float_formats": {"en": "exponent", "zh": "指数位"},
@@ -46,6 +50,7 @@ WORDS = {  # a word of each kind's labels that its sample must show, per languag
     "block_mask": {"en": "empty block: skipped", "zh": "空块：跳过"},
     "decode_graphs": {"en": "decode step (call of the compiled function)", "zh": "解码步（对编译函数的调用）"},
     "save_map": {"en": "recomputed", "zh": "重算"},
+    "module_collectives": {"en": "no collective", "zh": "无集合通信"},
 }
 
 
@@ -101,10 +106,12 @@ def test_each_kind_draws_a_small_deterministic_svg_with_text_as_text(kind, lang)
     ("save_map", {"ops": ["addmm"], "rows": [{"variant": "x", "states": ["kept"]}]}, "rows[0]: unknown state 'kept'"),
     ("save_map", {"ops": ["addmm", "gelu"], "rows": [{"variant": "x", "states": ["saved"]}]},
      "rows[0] has 1 states for 2 ops"),
+    ("module_collectives", {"modules": [{"module": "wo", "input": "R", "forward": ["broadcast"], "backward": []}]},
+     "modules[0].forward: unknown collective 'broadcast'"),
     ("stage_charts", {}, "unknown figure kind 'stage_charts'"),
 ], ids=["no-formats", "bits-do-not-add-up", "bool-is-not-int", "no-unit", "span-not-a-span", "unknown-span-kind",
         "missing-part", "shards-do-not-add-up", "block-not-a-state", "ragged-block-rows", "negative-graph-number",
-        "unknown-state", "states-do-not-match-ops", "unknown-kind"])
+        "unknown-state", "states-do-not-match-ops", "unknown-collective", "unknown-kind"])
 def test_data_a_kind_cannot_draw_is_named_in_one_line(kind, data, message):
     with pytest.raises(FigureDataError, match=re.escape(message)) as error:
         render(kind, data, "en")
