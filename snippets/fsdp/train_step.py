@@ -51,12 +51,14 @@ def accumulate(model, micro_batches, keep_gathered_after):
             model.set_reshard_after_backward(last)
         if "forward" in keep_gathered_after:
             for layer in model[0], model[2]:
-                layer.set_reshard_after_forward(last)
+                layer.set_reshard_after_forward(False)  # the last backward reshards them (above)
         before = len(flight_records())
         (nn.functional.mse_loss(model(x), y) / len(micro_batches)).backward()
         collectives = collections.Counter(e["profiling_name"] for e in flight_records()[before:])
         gathers.append(collectives["gloo:all_gather"])
         reductions.append(collectives["gloo:all_reduce"])
+    for layer in model[0], model[2]:
+        layer.set_reshard_after_forward(True)  # the default again, for the next step
     return gathers, reductions
 
 

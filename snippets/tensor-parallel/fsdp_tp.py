@@ -78,15 +78,16 @@ for _ in range(3):
     reference_optimizer.zero_grad()
 
 same = all(same_shard(param, reference.get_parameter(name)) for name, param in model.named_parameters())
+groups = [dist.get_process_group_ranks(mesh[name].get_group()) for name in ("tp", "dp")]
 coordinates = [None] * dist.get_world_size()
-dist.gather_object((dp, tp, rows, same), coordinates if dist.get_rank() == 0 else None)
+dist.gather_object((dp, tp, groups, rows, same), coordinates if dist.get_rank() == 0 else None)
 if dist.get_rank() == 0:
     print(f"mesh {mesh.mesh_dim_names}: {mesh.mesh.tolist()}")
     for name, param in list(model.named_parameters())[:4]:
         print(f"{name:<13} {param.placements!s:<44} global {tuple(param.shape)} local {tuple(param.to_local().shape)}")
-    for rank, (dp_rank, tp_rank, held, _) in enumerate(coordinates):
-        print(f"rank {rank}: dp {dp_rank}, tp {tp_rank}, trained on batch {dp_rank}, "
-              f"holds rows {held[0]}-{held[-1]} of 0.up.weight ({len(held)} rows)")
+    for rank, (dp_rank, tp_rank, (tp_group, dp_group), held, _) in enumerate(coordinates):
+        print(f"rank {rank}: dp {dp_rank}, tp {tp_rank}, tensor-parallel with {tp_group}, FSDP with {dp_group}, "
+              f"batch {dp_rank}, rows {held[0]}-{held[-1]} of 0.up.weight")
     print("after 3 AdamW steps, every rank's shards allclose to the unsharded model trained on both batches:",
           all(ok for *_, ok in coordinates))
 

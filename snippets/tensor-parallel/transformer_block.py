@@ -143,6 +143,17 @@ def collectives_by_module(log, modules):
     return found
 
 
+def reduce_partial_grads(model):
+    """All-reduce each gradient left as a partial sum (the sequence-parallel norms'), once."""
+    for param in model.parameters():
+        if param.grad.placements[0].is_partial():
+            param.grad = param.grad.redistribute(placements=[Replicate()])
+
+
+def all_reduces(comm):
+    return sum(n for op, n in comm.get_comm_counts().items() if op.__name__ == "all_reduce")
+
+
 def sharded_loss(model, tokens, targets):
     with loss_parallel():
         loss = F.cross_entropy(model(tokens).flatten(0, 1), targets.flatten())
@@ -182,6 +193,9 @@ grads_match = {name: torch.allclose(model.get_parameter(name).grad.full_tensor()
                for name in ("tok_embeddings.weight", "attention_norm.weight", "attention.wq.weight",
                             "feed_forward.w2.weight", "output.weight")}
 
+grad_placements = {name: model.get_parameter(name).grad.placements[0]
+                   for name in ("tok_embeddings.weight", "attention_norm.weight", "attention.wq.weight")}
+
 model.zero_grad()
 mine = batches[rank]
 mixed = sharded_loss(model, *mine)
@@ -190,11 +204,24 @@ model.zero_grad()
 broadcast = [DTensor.from_local(t, mesh, [Replicate()], run_check=True).to_local() for t in mine]
 repaired = sharded_loss(model, *broadcast)
 
+optimizer = torch.optim.AdamW(model.parameters(), lr=1e-3)
+with CommDebugMode() as unreduced:
+    optimizer.step()
+model.zero_grad()
+sharded_loss(model, tokens, targets)
+with CommDebugMode() as reducing:
+    reduce_partial_grads(model)
+with CommDebugMode() as reduced:
+    optimizer.step()
+
 if rank == 0:
     for name in ("attention_norm", "attention", "output"):
         print(f"{name:<15} in: {layout(seen[name][0])}\n{'':<15} out: {layout(seen[name][1])}")
     print(f"loss {loss.item():.4f} | unsharded {expected.item():.4f} | allclose: {torch.allclose(loss, expected)}")
     print("gradients allclose:", ", ".join(f"{name} {ok}" for name, ok in grads_match.items()))
+    print("gradient placements:", ", ".join(f"{name} {p}" for name, p in grad_placements.items()))
+    print(f"AdamW step on these gradients: all_reduce {all_reduces(unreduced)} | "
+          f"reducing the partial ones first: {all_reduces(reducing)}, then the step: {all_reduces(reduced)}")
     for entry in collectives["modules"]:
         passes = (f"{p} {', '.join(entry[p])}" for p in ("forward", "backward") if entry[p])
         print(f"{entry['module']:<15} {' | '.join(passes) or 'no collective'}")
@@ -204,7 +231,7 @@ if rank == 0:
     print("from_local(run_check=True) broadcasts rank 0's batch: allclose to rank 0's unsharded loss:",
           torch.allclose(repaired, losses[0]))
 
-del model, reference, comm, seen, loss, expected, mixed, repaired, losses
+del model, reference, optimizer, comm, seen, loss, expected, mixed, repaired, losses
 gc.collect()
 dist.barrier()
 dist.destroy_process_group()
