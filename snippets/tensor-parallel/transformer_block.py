@@ -114,8 +114,8 @@ def record_layouts(model, seen):
         seen.setdefault(name, []).append(tensor)
 
     for name, module in model.named_children():
-        module.register_forward_pre_hook(lambda m, args, name=name: remember(name, args[0]) and None)
-        module.register_forward_hook(lambda m, args, out, name=name: remember(name, out) and None)
+        module.register_forward_pre_hook(lambda m, args, name=name: remember(name, args[0]))
+        module.register_forward_hook(lambda m, args, out, name=name: remember(name, out))
 
 
 class CollectiveLog(CommDebugMode):
