@@ -1,7 +1,9 @@
 # marks: distributed slow
 # timeout: 280
 # launch: python
+# figure: attempts=attempts
 import contextlib
+import json
 import os
 import signal
 import subprocess
@@ -53,13 +55,23 @@ def torchrun(name, *train_args, restarts=0):
     return torch.load(f"{name}.pt")
 
 
+def timeline(events):
+    """What each rank did in each attempt, from the lines train.py --events appended (the figure's data)."""
+    lanes = {}
+    for path in sorted(Path(events).glob("rank*.jsonl")):
+        for event in map(json.loads, path.read_text().splitlines()):
+            lanes.setdefault((event["attempt"], event["rank"]), []).append([event["event"], event["step"]])
+    return {"lanes": [{"attempt": a, "rank": r, "events": e} for (a, r), e in sorted(lanes.items())]}
+
+
 def same(a, b):
     parameters = all(torch.equal(a["parameters"][k], b["parameters"][k]) for k in a["parameters"])
     return parameters and torch.equal(a["losses"], b["losses"])
 
 
 uninterrupted = torchrun("uninterrupted")
-resumed = torchrun("resumed", "--crash-before-step", "7", restarts=1)
+resumed = torchrun("resumed", "--crash-before-step", "7", "--events", "events/resumed", restarts=1)
+attempts = timeline("events/resumed")
 broken = torchrun("broken", "--crash-before-step", "7", "--forget-rng-and-position", restarts=1)
 stateful = torchrun("stateful-loader", "--crash-before-step", "7", "--stateful-loader-workers", "2", restarts=1)
 print("resumed == uninterrupted (parameters and final losses, bit for bit):", same(resumed, uninterrupted))

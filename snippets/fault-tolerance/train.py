@@ -2,6 +2,7 @@
 # launch: torchrun --standalone --nproc-per-node=2
 import argparse
 import gc
+import json
 import os
 import warnings
 from pathlib import Path
@@ -25,6 +26,7 @@ parser.add_argument("--forget-rng-and-position", action="store_true", help="a br
 parser.add_argument("--save-final", help="rank 0 writes the final parameters and losses here")
 parser.add_argument("--stateful-loader-workers", type=int, metavar="N",
                     help="load with torchdata's StatefulDataLoader and N workers, and checkpoint its position")
+parser.add_argument("--events", help="a folder: each rank appends what it does (start, load, step, save, crash)")
 args = parser.parse_args()
 
 # torchdata 0.11.0 calls a deprecated torch function in StatefulDataLoader.__init__
@@ -32,6 +34,13 @@ warnings.filterwarnings("ignore", "'set_vital' is deprecated", UserWarning)
 dist.init_process_group("gloo")
 rank = dist.get_rank()
 attempt = int(os.environ["TORCHELASTIC_RESTART_COUNT"])
+
+
+def log_event(event, step):
+    if args.events:  # appended: every attempt of the run writes to the same file
+        Path(args.events).mkdir(parents=True, exist_ok=True)
+        with open(Path(args.events) / f"rank{rank}.jsonl", "a") as events:
+            events.write(json.dumps({"attempt": attempt, "rank": rank, "event": event, "step": step}) + "\n")
 
 
 class TrainingState(Stateful):
@@ -82,10 +91,12 @@ torch.manual_seed(100 + rank)
 checkpoint = latest_checkpoint()
 if checkpoint is None:
     print(f"attempt {attempt}: no checkpoint, starting at step 0")
+    log_event("start", 0)
 else:
     dcp.load({"training": state}, checkpoint_id=checkpoint)
     lr = scheduler.get_last_lr()[0]
     print(f"attempt {attempt}: loaded {checkpoint.name}, resuming at step {state.step}, lr {lr:.6f}")
+    log_event("load", state.step)
 
 while state.step < args.steps:
     # from the step on every pass: a StatefulDataLoader saved after an epoch's last batch first yields nothing
@@ -97,15 +108,18 @@ while state.step < args.steps:
         if i < seen:
             continue
         if state.step == args.crash_before_step and attempt == 0 and rank == 1:
+            log_event("crash", state.step)
             raise RuntimeError(f"simulated crash before step {state.step}")
         loss = nn.functional.mse_loss(model(x), y)
         optimizer.zero_grad()
         loss.backward()
         optimizer.step()
         scheduler.step()
+        log_event("step", state.step)
         state.step += 1
         if state.step % args.checkpoint_every == 0:
             dcp.save({"training": state}, checkpoint_id=Path(args.checkpoints) / f"step_{state.step:04d}")
+            log_event("save", state.step)
         if state.step == args.steps:
             break
 

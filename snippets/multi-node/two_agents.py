@@ -1,8 +1,10 @@
 # marks: distributed slow
 # timeout: 200
 # launch: python
+# figure: topology=topology
 import contextlib
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -13,6 +15,8 @@ from pathlib import Path
 import torch
 
 WORKER = Path(__file__).with_name("worker.py")
+NPROC = 2  # processes per agent
+PLACE = re.compile(r"rank (\d+) of \d+: node (\d+), local rank (\d+);")
 
 
 def free_port():
@@ -43,11 +47,12 @@ def stop_agent(agent):
 
 def gpus_of(agent):
     """Two hosts never share a GPU; two agents on one machine must not either (two NCCL ranks on one GPU fail).
-    With two GPUs or more, agent K sees only GPU K; with fewer, neither sees any, and both use gloo."""
-    if torch.cuda.device_count() < 2:
+    With two GPUs per agent or more, agent K sees only its own NPROC; with fewer, neither sees any: both use gloo."""
+    if torch.cuda.device_count() < 2 * NPROC:
         return ""
     visible = os.environ.get("CUDA_VISIBLE_DEVICES")
-    return visible.split(",")[agent] if visible else str(agent)
+    gpus = visible.split(",") if visible else [str(gpu) for gpu in range(torch.cuda.device_count())]
+    return ",".join(gpus[agent * NPROC:(agent + 1) * NPROC])
 
 
 def run_two_agents(form, rendezvous_options, logs):
@@ -55,23 +60,32 @@ def run_two_agents(form, rendezvous_options, logs):
     with contextlib.ExitStack() as running:
         agents = []
         for agent, options in enumerate(rendezvous_options):
-            command = [sys.executable, "-m", "torch.distributed.run", "--nnodes=2", "--nproc-per-node=1", *options,
-                       f"--log-dir={logs}/{form}/agent{agent}", "--redirects=3", str(WORKER)]
+            command = [sys.executable, "-m", "torch.distributed.run", "--nnodes=2", f"--nproc-per-node={NPROC}",
+                       *options, f"--log-dir={logs}/{form}/agent{agent}", "--redirects=3", str(WORKER)]
             env = {**os.environ, "CUDA_VISIBLE_DEVICES": gpus_of(agent)}
             agents.append(running.enter_context(
                 torchrun_agent(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)))
         statuses = [agent.wait(timeout=90) for agent in agents]
     print(f"== {form}: agents exited with {statuses}")
-    lines = [line for log in Path(logs, form).glob("agent*/*/attempt_0/*/stdout.log")
-             for line in log.read_text().splitlines()]
-    for line in sorted(lines, key=lambda line: int(line.split()[1])):
+    lines = {agent: [line for log in Path(logs, form, f"agent{agent}").glob("*/attempt_0/*/stdout.log")
+                     for line in log.read_text().splitlines()] for agent in range(len(agents))}
+    every_line = [line for agent_lines in lines.values() for line in agent_lines]
+    for line in sorted(every_line, key=lambda line: int(line.split()[1])):
         print(line)
+    return {"form": form, "agents": [placed(agent, agent_lines) for agent, agent_lines in lines.items()]}
+
+
+def placed(agent, lines):
+    """Which node rank an agent got and the (rank, local rank) of each worker it started, from their lines."""
+    workers = sorted(tuple(int(n) for n in match.groups()) for line in lines if (match := PLACE.match(line)))
+    return {"agent": agent, "node": workers[0][1],
+            "workers": [{"rank": rank, "local_rank": local_rank} for rank, _, local_rank in workers]}
 
 
 with tempfile.TemporaryDirectory() as logs:  # a fresh folder: torchrun adds a new one per launch
     port = free_port()
-    run_two_agents("static", [["--node-rank=0", "--master-addr=127.0.0.1", f"--master-port={port}"],
+    static = run_two_agents("static", [["--node-rank=0", "--master-addr=127.0.0.1", f"--master-port={port}"],
                               ["--node-rank=1", "--master-addr=127.0.0.1", f"--master-port={port}"]], logs)
     port = free_port()
     c10d = ["--rdzv-backend=c10d", f"--rdzv-endpoint=127.0.0.1:{port}", "--rdzv-id=two-agents-demo"]
-    run_two_agents("c10d", [c10d, c10d], logs)
+    topology = {"forms": [static, run_two_agents("c10d", [c10d, c10d], logs)]}

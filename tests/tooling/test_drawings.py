@@ -41,6 +41,14 @@ SAMPLES = {
         {"module": "attention_norm", "input": "S(1)", "forward": [], "backward": []},
         {"module": "attention", "input": "R", "forward": ["all_gather_into_tensor", "reduce_scatter_tensor"],
          "backward": ["all_gather_into_tensor", "reduce_scatter_tensor"]}]},
+    "topology": {"forms": [
+        {"form": "static", "agents": [{"agent": 0, "node": 0, "workers": [{"rank": 0, "local_rank": 0}]},
+                                      {"agent": 1, "node": 1, "workers": [{"rank": 1, "local_rank": 0}]}]},
+        {"form": "c10d", "agents": [{"agent": 0, "node": 1, "workers": [{"rank": 1, "local_rank": 0}]},
+                                    {"agent": 1, "node": 0, "workers": [{"rank": 0, "local_rank": 0}]}]}]},
+    "attempts": {"lanes": [
+        {"attempt": 0, "rank": 1, "events": [["start", 0], ["step", 0], ["save", 1], ["step", 1], ["crash", 2]]},
+        {"attempt": 1, "rank": 1, "events": [["load", 1], ["step", 1], ["step", 2], ["save", 3]]}]},
 }
 WORDS = {  # a word of each kind's labels that its sample must show, per language
     "float_formats": {"en": "exponent", "zh": "指数位"},
@@ -51,6 +59,8 @@ WORDS = {  # a word of each kind's labels that its sample must show, per languag
     "decode_graphs": {"en": "decode step (call of the compiled function)", "zh": "解码步（对编译函数的调用）"},
     "save_map": {"en": "recomputed", "zh": "重算"},
     "module_collectives": {"en": "no collective", "zh": "无集合通信"},
+    "topology": {"en": "agent 0 → node 1", "zh": "代理 0 → 节点 1"},
+    "attempts": {"en": "trained again", "zh": "重新训练的步"},
 }
 
 
@@ -108,10 +118,16 @@ def test_each_kind_draws_a_small_deterministic_svg_with_text_as_text(kind, lang)
      "rows[0] has 1 states for 2 ops"),
     ("module_collectives", {"modules": [{"module": "wo", "input": "R", "forward": ["broadcast"], "backward": []}]},
      "modules[0].forward: unknown collective 'broadcast'"),
+    ("topology", {"forms": [{"form": "static", "agents": []}]}, "forms[0].agents is empty"),
+    ("topology", {"forms": [{"form": "etcd", "agents": [{"agent": 0, "node": 0, "workers": []}]}]},
+     "no en label 'forms.etcd.store' for topology figures"),
+    ("attempts", {"lanes": [{"attempt": 0, "rank": 0, "events": [["resume", 3]]}]},
+     "lanes[0].events[0] is not [event, step] with an event of start, load, step, save, crash"),
     ("stage_charts", {}, "unknown figure kind 'stage_charts'"),
 ], ids=["no-formats", "bits-do-not-add-up", "bool-is-not-int", "no-unit", "span-not-a-span", "unknown-span-kind",
         "missing-part", "shards-do-not-add-up", "block-not-a-state", "ragged-block-rows", "negative-graph-number",
-        "unknown-state", "states-do-not-match-ops", "unknown-collective", "unknown-kind"])
+        "unknown-state", "states-do-not-match-ops", "unknown-collective", "no-agents", "unknown-form",
+        "unknown-event", "unknown-kind"])
 def test_data_a_kind_cannot_draw_is_named_in_one_line(kind, data, message):
     with pytest.raises(FigureDataError, match=re.escape(message)) as error:
         render(kind, data, "en")
