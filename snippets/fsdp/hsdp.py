@@ -1,6 +1,7 @@
 # marks: distributed
 # timeout: 180
 # launch: torchrun --standalone --nproc-per-node=4
+# figure: layout=mesh_rows
 import gc
 import warnings
 
@@ -76,6 +77,8 @@ if rank == 0:
     for m, line in enumerate(counts):
         print(f"micro-batch {m}, all-reduce {'on' if m else 'off'}: {line}")
     print(f"after 3 steps of 2 micro-batches on 4 ranks, allclose to the unsharded model: {same}")
+    layout = {"dims": list(mesh.mesh_dim_names), "mesh": mesh.mesh.tolist(), "parameter": "0.weight",
+              "rows": weight.shape[0], "held": [held for _, held in ranks]}
 
 del model, reference, optimizer, reference_optimizer, full
 gc.collect()

@@ -1,6 +1,7 @@
 # marks: distributed
 # timeout: 180
 # launch: torchrun --standalone --nproc-per-node=4
+# figure: layout=mesh_rows
 import gc
 import os
 
@@ -90,6 +91,8 @@ if dist.get_rank() == 0:
               f"batch {dp_rank}, rows {held[0]}-{held[-1]} of 0.up.weight")
     print("after 3 AdamW steps, every rank's shards allclose to the unsharded model trained on both batches:",
           all(ok for *_, ok in coordinates))
+    layout = {"dims": list(mesh.mesh_dim_names), "mesh": mesh.mesh.tolist(), "parameter": "0.up.weight",
+              "rows": reference[0].up.weight.shape[0], "held": [held for *_, held, _ in coordinates]}
 
 del model, reference, optimizer, reference_optimizer
 gc.collect()

@@ -14,8 +14,8 @@ from docsys.core import recording
 from docsys.core.paths import DOCS_DIR, ROOT, SNIPPETS_DIR
 
 # The pages where a figure teaches, and how many figures each shows.
-FIGURE_PAGES = {"mixed-precision": 2, "devices": 1, "profiling": 1, "data-loading": 1, "ddp": 1, "fsdp": 2,
-                "tensor-parallel": 2, "model-parallel": 2, "flex-attention": 1, "llm-decoding": 1,
+FIGURE_PAGES = {"mixed-precision": 2, "devices": 1, "profiling": 1, "data-loading": 1, "ddp": 1, "fsdp": 3,
+                "tensor-parallel": 3, "model-parallel": 2, "flex-attention": 1, "llm-decoding": 1,
                 "memory-saving": 1, "cuda-streams": 1, "multi-node": 1, "fault-tolerance": 1}
 FIGURE_RE = re.compile(r'<figure class="figure">(?P<body>.*?)<figcaption>(?P<caption>[^<]+)</figcaption></figure>',
                        re.S)

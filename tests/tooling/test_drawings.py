@@ -46,6 +46,8 @@ SAMPLES = {
                                       {"agent": 1, "node": 1, "workers": [{"rank": 1, "local_rank": 0}]}]},
         {"form": "c10d", "agents": [{"agent": 0, "node": 1, "workers": [{"rank": 1, "local_rank": 0}]},
                                     {"agent": 1, "node": 0, "workers": [{"rank": 0, "local_rank": 0}]}]}]},
+    "mesh_rows": {"dims": ["dp", "tp"], "mesh": [[0, 1], [2, 3]], "parameter": "up.weight", "rows": 8,
+                  "held": [[0, 1], [4, 5], [2, 3], [6, 7]]},
     "attempts": {"lanes": [
         {"attempt": 0, "rank": 1, "events": [["start", 0], ["step", 0], ["save", 1], ["step", 1], ["crash", 2]]},
         {"attempt": 1, "rank": 1, "events": [["load", 1], ["step", 1], ["step", 2], ["save", 3]]}]},
@@ -61,6 +63,7 @@ WORDS = {  # a word of each kind's labels that its sample must show, per languag
     "module_collectives": {"en": "no collective", "zh": "无集合通信"},
     "topology": {"en": "agent 0 → node 1", "zh": "代理 0 → 节点 1"},
     "attempts": {"en": "trained again", "zh": "重新训练的步"},
+    "mesh_rows": {"en": "rows 4–5: rank 1", "zh": "第 4–5 行：rank 1"},
 }
 
 
@@ -123,11 +126,15 @@ def test_each_kind_draws_a_small_deterministic_svg_with_text_as_text(kind, lang)
      "no en label 'forms.etcd.store' for topology figures"),
     ("attempts", {"lanes": [{"attempt": 0, "rank": 0, "events": [["resume", 3]]}]},
      "lanes[0].events[0] is not [event, step] with an event of start, load, step, save, crash"),
+    ("mesh_rows", {**SAMPLES["mesh_rows"], "held": [[0, 1], [4, 5], [2, 3]]},
+     "data.mesh holds ranks [0, 1, 2, 3], data.held has 3 entries"),
+    ("mesh_rows", {**SAMPLES["mesh_rows"], "held": [[0, 1], [4, 5], [2, 3], [6, 8]]},
+     "data.held[3] is not a non-empty list of rows below 8"),
     ("stage_charts", {}, "unknown figure kind 'stage_charts'"),
 ], ids=["no-formats", "bits-do-not-add-up", "bool-is-not-int", "no-unit", "span-not-a-span", "unknown-span-kind",
         "missing-part", "shards-do-not-add-up", "block-not-a-state", "ragged-block-rows", "negative-graph-number",
         "unknown-state", "states-do-not-match-ops", "unknown-collective", "no-agents", "unknown-form",
-        "unknown-event", "unknown-kind"])
+        "unknown-event", "ranks-do-not-match", "row-out-of-range", "unknown-kind"])
 def test_data_a_kind_cannot_draw_is_named_in_one_line(kind, data, message):
     with pytest.raises(FigureDataError, match=re.escape(message)) as error:
         render(kind, data, "en")

@@ -29,7 +29,8 @@ import yaml
 HERE = Path(__file__).parent
 LABELS_FILE = HERE / "labels.yml"
 KINDS = ("float_formats", "timeline", "memory_bars", "placements", "block_mask", "decode_graphs", "save_map",
-         "module_collectives", "topology", "attempts")
+         "module_collectives", "topology", "attempts",
+         "mesh_rows")
 
 # Okabe-Ito colours: told apart with every common colour-vision deficiency, and after the dark
 # palette's inversion.
