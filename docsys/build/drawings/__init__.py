@@ -141,3 +141,10 @@ def need(data: object, key: str, kind: type | tuple[type, ...], where: str = "da
 
 
 NUMBER = (int, float)
+
+
+def bare_grid(axes) -> None:
+    """A grid of cells labelled by its ticks: no tick marks, no frame."""
+    axes.tick_params(length=0)
+    for side in ("left", "bottom", "top", "right"):
+        axes.spines[side].set_visible(False)

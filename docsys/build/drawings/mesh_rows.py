@@ -13,7 +13,7 @@ from __future__ import annotations
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
-from docsys.build.drawings import COLORS, INK, MUTED, FigureDataError, Words, need, text_on
+from docsys.build.drawings import COLORS, INK, MUTED, FigureDataError, Words, bare_grid, need, text_on
 
 PALETTE = (COLORS[0], COLORS[1], COLORS[2], COLORS[3], COLORS[4], COLORS[5], COLORS[6], COLORS[7])
 
@@ -71,9 +71,7 @@ def _mesh(axes, dims: list[str], mesh: list[list[int]], held: list[list[int]], c
     axes.set_xticks([j + 0.5 for j in range(len(mesh[0]))], [f"{dims[1]} {j}" for j in range(len(mesh[0]))])
     axes.set_yticks([-i - 0.5 for i in range(len(mesh))], [f"{dims[0]} {i}" for i in range(len(mesh))])
     axes.xaxis.tick_top()
-    axes.tick_params(length=0)
-    for side in ("left", "bottom", "top", "right"):
-        axes.spines[side].set_visible(False)
+    bare_grid(axes)
     axes.set_title(words("mesh"), loc="left", fontsize=9, color=INK)
 
 

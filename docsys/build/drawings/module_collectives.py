@@ -12,7 +12,7 @@ from __future__ import annotations
 from matplotlib.figure import Figure
 from matplotlib.patches import FancyBboxPatch, Patch
 
-from docsys.build.drawings import COLORS, MUTED, FigureDataError, Words, need, text_on
+from docsys.build.drawings import COLORS, MUTED, FigureDataError, Words, bare_grid, need, text_on
 
 COLLECTIVES = {"all_gather_into_tensor": COLORS[0], "reduce_scatter_tensor": COLORS[1], "all_reduce": COLORS[3]}
 PASSES = ("forward", "backward")
@@ -48,9 +48,7 @@ def draw(data: object, words: Words) -> Figure:
     axes.set_xticks([c + 0.47 for c in range(len(modules))], labels, fontsize=7.5)
     axes.xaxis.tick_top()
     axes.set_yticks([-r - 0.5 for r in range(len(PASSES))], [words(f"passes.{name}") for name in PASSES])
-    axes.tick_params(length=0)
-    for side in ("left", "bottom", "top", "right"):
-        axes.spines[side].set_visible(False)
+    bare_grid(axes)
     handles = [Patch(color=color, label=words(f"collectives.{kind}")) for kind, color in COLLECTIVES.items()]
     figure.legend(handles=handles, loc="outside lower center", ncols=len(handles), fontsize=9, handlelength=1.2)
     return figure

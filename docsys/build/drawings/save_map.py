@@ -11,7 +11,7 @@ from __future__ import annotations
 from matplotlib.figure import Figure
 from matplotlib.patches import Patch, Rectangle
 
-from docsys.build.drawings import COLORS, FigureDataError, Words, need, text_on
+from docsys.build.drawings import COLORS, FigureDataError, Words, bare_grid, need, text_on
 
 STATES = {"saved": COLORS[0], "recomputed": COLORS[1], "freed": "#e0e0e0"}
 
@@ -45,9 +45,7 @@ def draw(data: object, words: Words) -> Figure:
     axes.set_xticks([c + 0.47 for c in range(len(ops))], ops)
     axes.xaxis.tick_top()
     axes.set_yticks([-r - 0.5 for r in range(len(rows))], [row["variant"] for row in rows])
-    axes.tick_params(length=0)
-    for side in ("left", "bottom", "top", "right"):
-        axes.spines[side].set_visible(False)
+    bare_grid(axes)
     handles = [Patch(color=color, label=words(f"legend.{state}")) for state, color in STATES.items()]
     figure.legend(handles=handles, loc="outside lower center", ncols=3, fontsize=9, handlelength=1.2)
     return figure
