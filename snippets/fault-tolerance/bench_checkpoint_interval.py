@@ -9,6 +9,7 @@ from pathlib import Path
 import torch
 import torch.distributed.checkpoint as dcp
 from torch import nn
+from torch.distributed.checkpoint.state_dict import get_state_dict, set_state_dict
 
 STEPS, CRASH_AT, REPEATS = 40, 39, 5
 torch.set_num_threads(1)
@@ -30,7 +31,8 @@ def train(model, optimizer, steps, every, folder, x, y, asynchronous=False):
         optimizer.step()
         if every and step % every == 0:
             start = time.perf_counter()
-            state = {"model": model.state_dict(), "optimizer": optimizer.state_dict()}
+            model_state, optimizer_state = get_state_dict(model, optimizer)
+            state = {"model": model_state, "optimizer": optimizer_state}
             checkpoint_id = Path(folder) / f"step_{step:04d}"
             if asynchronous:
                 if in_flight is not None:  # one save in flight at a time
@@ -55,10 +57,12 @@ def recover(every, folder, x, y):
     model, optimizer = build()
     done = CRASH_AT // every * every if every else 0
     if done:
-        state = {"model": model.state_dict(), "optimizer": optimizer.state_dict()}
+        # get_state_dict creates AdamW's moments (as zeros), so that dcp.load has keys to load them into
+        model_state, optimizer_state = get_state_dict(model, optimizer)
+        state = {"model": model_state, "optimizer": optimizer_state}
         dcp.load(state, checkpoint_id=Path(folder) / f"step_{done:04d}")
-        model.load_state_dict(state["model"])
-        optimizer.load_state_dict(state["optimizer"])
+        set_state_dict(model, optimizer, model_state_dict=state["model"], optim_state_dict=state["optimizer"])
+        assert all(optimizer.state[p]["exp_avg"].any() for p in model.parameters()), "the moments were not loaded"
     train(model, optimizer, CRASH_AT - done, 0, folder, x, y)
     return CRASH_AT - done, (time.perf_counter() - start) * 1e3
 
@@ -66,21 +70,18 @@ def recover(every, folder, x, y):
 x, y = torch.randn(64, 256), torch.randn(64, 256)
 variants = {"no checkpoints": (0, False), "every 10 steps": (10, False), "every 10 steps, async_save": (10, True),
             "every 2 steps": (2, False), "every 2 steps, async_save": (2, True)}
-runs = {name: [] for name in variants}
-blocked = {name: [] for name in variants}
-waited = {name: [] for name in variants}
-recoveries = {name: [] for name in variants}
-for _ in range(REPEATS):
+samples = {name: {"run": [], "in save calls": [], "waiting": [], "recovery": []} for name in variants}
+for round_ in range(1 + REPEATS):  # round 0 warms up (first saves, loads and planner set-up) and is not kept
     for name, (every, asynchronous) in variants.items():
         with tempfile.TemporaryDirectory() as folder:
             model, optimizer = build()
             start = time.perf_counter()
             in_saving, waiting = train(model, optimizer, STEPS, every, folder, x, y, asynchronous)
-            runs[name].append((time.perf_counter() - start) * 1e3)
-            blocked[name].append(in_saving)
-            waited[name].append(waiting)
-            redone, ms = recover(every, folder, x, y)
-            recoveries[name].append(ms)
+            run_ms = (time.perf_counter() - start) * 1e3
+            _, recovery_ms = recover(every, folder, x, y)
+        if round_:
+            for key, ms in zip(samples[name], (run_ms, in_saving, waiting, recovery_ms), strict=True):
+                samples[name][key].append(ms)
 
 
 def median_iqr(samples):
@@ -96,6 +97,7 @@ print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
 for name, (every, _) in variants.items():
     redone = CRASH_AT - (CRASH_AT // every * every if every else 0)
     checkpoints = STEPS // every if every else 0
-    cells = [median_iqr(runs[name]), REPEATS, checkpoints, median_iqr(blocked[name]), median_iqr(waited[name]), redone,
-             median_iqr(recoveries[name])]
+    kept = samples[name]
+    cells = [median_iqr(kept["run"]), REPEATS, checkpoints, median_iqr(kept["in save calls"]),
+             median_iqr(kept["waiting"]), redone, median_iqr(kept["recovery"])]
     print(f"| {name} | " + " | ".join(map(str, cells)) + " |")
