@@ -63,10 +63,14 @@ def run_two_agents(form, rendezvous_options, logs):
             command = [sys.executable, "-m", "torch.distributed.run", "--nnodes=2", f"--nproc-per-node={NPROC}",
                        *options, f"--log-dir={logs}/{form}/agent{agent}", "--redirects=3", str(WORKER)]
             env = {**os.environ, "CUDA_VISIBLE_DEVICES": gpus_of(agent)}
+            errors = running.enter_context(open(Path(logs, f"{form}-agent{agent}.stderr"), "w"))
             agents.append(running.enter_context(
-                torchrun_agent(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)))
+                torchrun_agent(command, env=env, stdout=subprocess.DEVNULL, stderr=errors)))
         statuses = [agent.wait(timeout=90) for agent in agents]
     print(f"== {form}: agents exited with {statuses}")
+    failed = [agent for agent, status in enumerate(statuses) if status]
+    if failed:  # the end of the first failed agent's log says why
+        raise SystemExit(Path(logs, f"{form}-agent{failed[0]}.stderr").read_text()[-2000:])
     lines = {agent: [line for log in Path(logs, form, f"agent{agent}").glob("*/attempt_0/*/stdout.log")
                      for line in log.read_text().splitlines()] for agent in range(len(agents))}
     every_line = [line for agent_lines in lines.values() for line in agent_lines]
