@@ -58,11 +58,11 @@ def make_loader(dataset, num_workers, torch_sampler=False):
 
 def resume_matches(make_dataset, num_workers, torch_sampler=False, restore_global_rng=False):
     """Run epoch 0 and three batches of epoch 1, save the loader's state, rebuild everything, load
-    it, finish epoch 1; compare epoch 1 with an uninterrupted run's."""
+    it, finish epoch 1 and run epoch 2; compare both epochs with an uninterrupted run's."""
     torch.manual_seed(0)
     reference = make_loader(make_dataset(), num_workers, torch_sampler)
     list(reference)
-    uninterrupted = list(reference)
+    uninterrupted, next_epoch = list(reference), list(reference)
 
     torch.manual_seed(0)
     loader = make_loader(make_dataset(), num_workers, torch_sampler)
@@ -79,10 +79,11 @@ def resume_matches(make_dataset, num_workers, torch_sampler=False, restore_globa
         torch.set_rng_state(global_rng)
     after = list(resumed)
     same = torch.equal(torch.cat(before + after), torch.cat(uninterrupted))
+    same_next = torch.equal(torch.cat(list(resumed)), torch.cat(next_epoch))
     how = ", torch's RandomSampler" if torch_sampler else ""
     how += ", global RNG restored" if restore_global_rng else ""
     print(f"{make_dataset.__name__}, num_workers={num_workers}{how}: {len(after)} batches after the resume,"
-          f" epoch 1 equals the uninterrupted one: {same}")
+          f" epoch 1 equals the uninterrupted one: {same}, epoch 2: {same_next}")
     return state
 
 
