@@ -144,12 +144,13 @@ def element_count(page_html: str) -> int:
 # fsdp raised 2026-12-03 after issue 31 added HSDP: at 2410 / 2411 elements it scored 97 (en) and 96 (zh), median
 # of 3 (scripts/lighthouse.py --runs 3 site /fsdp/ /zh/fsdp/), all else 100.
 # errata raised 2026-12-03 when the two-agent rehearsal it shows went to two processes per agent (six more output
-# lines): at 3243 / 3245 elements it scored 88 (en) and 92 (zh), median of 3, all else 100 — no lower than at 3188.
+# lines) and kept a failed agent's log: at 3243 / 3245 elements it scored 88 (en) and 92 (zh), at 3270 / 3272
+# 88 and 95, median of 3, all else 100 — no lower than at 3188.
 DEFAULT_ELEMENT_BUDGET = 2400
 ELEMENT_BUDGETS = {
     "autograd": 1800,
     "notebooks/speed-up-training": 2950,
     "benchmarks": 2200,
-    "errata": 3250,
+    "errata": 3280,
     "fsdp": 2450,
 }
