@@ -16,8 +16,9 @@ As an MkDocs hook (mkdocs.yml `hooks:`) it finishes each notebook once the page 
 URLs of the site, graphs and figures become cell attachments (the notebook stands alone), and the
 notebook is written beside the page as `<slug>.ipynb`, linked under the title. Each example's code
 block title becomes a download of its file, written under `examples/` (shared by both languages).
-A notebook is cached under `.cache/page-notebooks/` by what it is made of; a warm build does not
-import nbformat. Never committed: tests/content/test_page_notebooks.py checks them in the built site.
+A notebook is cached under `.cache/page-notebooks/` by what it is made of (the newest one per page);
+a warm build does not import nbformat. Never committed: tests/content/test_page_notebooks.py checks
+them in the built site.
 """
 
 from __future__ import annotations
@@ -254,9 +255,13 @@ def on_post_page(output: str, page: Page, config: MkDocsConfig) -> str:
     images = _images(output, page, site_dir)
     nb = _notebook(notebook, page, config, images)
     target = page_dir / f"{Path(page.file.src_uri).stem}.ipynb"
-    cache = project_dir(config) / CACHE_DIR / f"{hashlib.sha256(nb.encode()).hexdigest()[:20]}.ipynb"
+    name = page.file.src_uri.removesuffix(".md").replace("/", "-")
+    cache = project_dir(config) / CACHE_DIR / f"{name}.{hashlib.sha256(nb.encode()).hexdigest()[:20]}.ipynb"
     if not cache.is_file():
         write_atomically(cache, _validated(nb))
+        for older in cache.parent.glob(f"{name}.*.ipynb"):  # one per page: `mkdocs serve` rebuilds on every edit
+            if older != cache:
+                older.unlink(missing_ok=True)
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_bytes(cache.read_bytes())  # not through a temporary file: a site's files stay world-readable
     return _example_downloads(output, page, config, notebook.snippets)
