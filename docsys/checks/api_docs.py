@@ -26,8 +26,19 @@ CODE_RE = re.compile(r"`([^`]+)`")
 ONE_CODE_SPAN_RE = re.compile(r"`([^`]+)`(?:\s*[（(][^()（）]*[)）])?")  # `torch.distributed.tensor` (DTensor)
 REFERENCE_RE = re.compile(r"^https://(?:docs\.)?pytorch\.org/docs/[^/]+/")
 # Namespaces whose pages PyTorch's docs generate as generated/<full.name>.html (the pages link such pages for each).
-PATTERN_NAMESPACES = ("torch", "torch.Tensor", "torch.nn", "torch.nn.functional", "torch.nn.utils", "torch.cuda",
-                      "torch.optim", "torch.compiler", "torch.jit", "torch.linalg", "torch.func")
+PATTERN_NAMESPACES = (
+    "torch",
+    "torch.Tensor",
+    "torch.nn",
+    "torch.nn.functional",
+    "torch.nn.utils",
+    "torch.cuda",
+    "torch.optim",
+    "torch.compiler",
+    "torch.jit",
+    "torch.linalg",
+    "torch.func",
+)
 
 
 def symbol_of_url(url: str) -> str | None:
@@ -83,14 +94,22 @@ def official_docs_problems(page: Path, api_map: api_links.ApiMap, label: str = "
 
 
 def all_official_docs_problems(api_map: api_links.ApiMap, docs_dir: Path = DOCS_DIR) -> list[str]:
-    return [problem for lang in LANGS for page in sorted((docs_dir / lang).glob("*.md"))
-            for problem in official_docs_problems(page, api_map, f"{lang}/{page.name}")]
+    return [
+        problem
+        for lang in LANGS
+        for page in sorted((docs_dir / lang).glob("*.md"))
+        for problem in official_docs_problems(page, api_map, f"{lang}/{page.name}")
+    ]
 
 
 def page_links(docs_dir: Path = DOCS_DIR) -> set[str]:
     """Every absolute URL the pages of both languages link."""
-    return {url for lang in LANGS for page in (docs_dir / lang).glob("*.md")
-            for _, url in LINK_RE.findall(page.read_text(encoding="utf-8"))}
+    return {
+        url
+        for lang in LANGS
+        for page in (docs_dir / lang).glob("*.md")
+        for _, url in LINK_RE.findall(page.read_text(encoding="utf-8"))
+    }
 
 
 def follows_pattern(symbol: api_links.Symbol) -> bool:
@@ -107,6 +126,9 @@ def follows_pattern(symbol: api_links.Symbol) -> bool:
 def unsourced_urls(api_map: api_links.ApiMap, docs_dir: Path = DOCS_DIR) -> list[str]:
     """One line per map URL that no page links and that does not follow the generated-page pattern."""
     linked = page_links(docs_dir)
-    return [f"{api_map.path.name}: {symbol.name} = {symbol.url} is linked by no page and is not a generated-page "
-            "URL (CONTRIBUTING.md, \"Link an API name\"): take the URL a page links"
-            for symbol in api_map.symbols.values() if symbol.url not in linked and not follows_pattern(symbol)]
+    return [
+        f"{api_map.path.name}: {symbol.name} = {symbol.url} is linked by no page and is not a generated-page "
+        'URL (CONTRIBUTING.md, "Link an API name"): take the URL a page links'
+        for symbol in api_map.symbols.values()
+        if symbol.url not in linked and not follows_pattern(symbol)
+    ]

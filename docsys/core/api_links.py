@@ -140,12 +140,15 @@ def unresolved(api_map: ApiMap) -> list[str]:
     for name in api_map.symbols:
         why = _resolves(name)
         if why:
-            lines.append(f"{api_map.path.name}: {name} does not resolve in torch {version} ({why}): rename or remove it")
+            lines.append(
+                f"{api_map.path.name}: {name} does not resolve in torch {version} ({why}): rename or remove it"
+            )
     return lines
 
 
 def unresolved_cached(api_map: ApiMap, cache_file: Path) -> list[str]:
-    """`unresolved`, kept in `cache_file` for this torch version and this map's content (a warm build imports no torch)."""
+    """`unresolved`, kept in `cache_file` for this torch version and this map's content: a warm build imports
+    no torch."""
     key = f"{torch_version()} {api_map.digest}"
     try:
         cached = json.loads(cache_file.read_text(encoding="utf-8"))
