@@ -2,10 +2,11 @@
 
 The names and their URLs are the symbol map, docsys/core/api_links.toml (docsys.core.api_links): a
 `<code>` whose whole text is a mapped name or alias, with or without a trailing `()`, becomes a link,
-on every page of both languages. Every occurrence is linked, as Polars' and Hugging Face's API docs do:
-a reader who lands on a section by its anchor finds the link there. Left alone: code in a code block,
-code already inside a link, code in a heading (its text is the heading's anchor and its table of
-contents entry).
+on every page of both languages. Polars' docs link every occurrence; here the first of each name in each
+h2 section is: a reader who lands on a section by its anchor finds the link there, and every link is one
+more element on the page (the element budgets of docsys/checks/site.py: errata would gain 43 elements,
+fsdp 34, linking all of them). Left alone: code in a code block, code already inside a link, code in a
+heading (its text is the heading's anchor and its table of contents entry).
 
 Once per build process the map's form is checked and every name resolved in the installed torch,
 the result kept in `.cache/api-links.json` by torch's version and the map's hash (a warm build imports
