@@ -34,8 +34,9 @@ SECTION_STARTS = {"h1", "h2"}
 
 
 @functools.cache
-def checked_map(path: Path, cache_file: Path) -> dict[str, api_links.Symbol]:
-    """The map's spellings, once per process; its problems logged as warnings (a strict build fails)."""
+def checked_map(path: Path, cache_file: Path, modified: int = 0) -> dict[str, api_links.Symbol]:
+    """The map's spellings, once per process and version of the file (`modified`: its mtime, so that `mkdocs
+    serve` rereads an edited map); its problems logged as warnings (a strict build fails)."""
     try:
         api_map = api_links.load(path)
     except api_links.ApiMapError as error:
@@ -91,7 +92,7 @@ class ApiLinkTreeprocessor(Treeprocessor):
         self.map_file, self.cache_file = map_file, cache_file
 
     def run(self, root: etree.Element) -> None:
-        spellings = checked_map(self.map_file, self.cache_file)
+        spellings = checked_map(self.map_file, self.cache_file, self.map_file.stat().st_mtime_ns)
         if spellings:
             link_code(self.md, root, spellings, set())
 
