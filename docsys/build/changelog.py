@@ -270,11 +270,12 @@ def day_heading(day: str, lang: str) -> tuple[str, str]:
 
 def _every_page(log_: Changelog, lang: str, titles: dict[str, str]) -> list[str]:
     s = strings(lang)
-    return [
-        f"- [{titles.get(slug, slug)}]({slug}.md)"
-        + (f" — {s['changelog_torch'].format(torch=' / '.join(versions))}" if versions else "")
-        for slug, versions in sorted(log_.pages.items(), key=lambda item: titles.get(item[0], item[0]).lower())
-    ]
+    rows = []
+    for slug, versions in sorted(log_.pages.items(), key=lambda item: titles.get(item[0], item[0]).lower()):
+        link = f"[{titles.get(slug, slug)}]({slug}.md)"
+        torch = s["changelog_torch"].format(torch=" / ".join(versions)) if versions else ""
+        rows.append("- " + (s["changelog_entry"].format(page=link, changes=torch) if torch else link))
+    return rows
 
 
 def shown_entries(entries: tuple[Entry, ...]) -> tuple[Entry, ...]:
@@ -303,7 +304,9 @@ def markdown_lines(log_: Changelog, lang: str, titles: dict[str, str], feed_href
             day = entry.day
             text, anchor = day_heading(day, lang)
             out += ["", f"## {text} {{ #{anchor} }}", ""]
-        out.append(f"- [{titles.get(entry.slug, entry.slug)}]({entry.slug}.md): " + " ".join(sentences(entry, lang)))
+        link = f"[{titles.get(entry.slug, entry.slug)}]({entry.slug}.md)"
+        changes = s["changelog_sentence_sep"].join(sentences(entry, lang))
+        out.append("- " + s["changelog_entry"].format(page=link, changes=changes))
     if len(shown) < len(log_.entries):
         out += ["", s["changelog_older"].format(count=len(log_.entries) - len(shown))]
     return [*out, "", f"## {s['changelog_every_page']} {{ #every-page }}", "", *_every_page(log_, lang, titles), ""]
@@ -344,7 +347,7 @@ def feed(log_: Changelog, lang: str, titles: dict[str, str], site_url: str, lang
             page=titles.get(entry.slug, entry.slug), changes=summary(entry, lang)
         )
         ET.SubElement(item, "link").text = base if entry.slug == "index" else f"{base}{entry.slug}/"
-        ET.SubElement(item, "description").text = " ".join(_plain(x) for x in sentences(entry, lang))
+        ET.SubElement(item, "description").text = s["changelog_sentence_sep"].join(map(_plain, sentences(entry, lang)))
         ET.SubElement(item, "pubDate").text = _rfc822(entry)
         guid = ET.SubElement(item, "guid", isPermaLink="false")
         guid.text = f"{changelog_url}#{day_heading(entry.day, lang)[1]}/{entry.slug}"

@@ -171,7 +171,7 @@ def test_files_without_a_repository_list_every_page_undated(repo, tmp_path, capl
     assert len(caplog.records) == 1 and "fetch-depth: 0" in caplog.records[0].getMessage()
     assert caplog.records[0].levelno == logging.INFO  # a valid build: strict mode fails on warnings only
     lines = changelog.markdown_lines(found, "zh", changelog.page_titles(tarball / "docs", "zh"), "../../feed-zh.xml")
-    assert "- [循环](loop.md) — 验证所用的 torch 版本：2.13.0+cpu。" in lines
+    assert "- [循环](loop.md)：已用 torch 2.13.0+cpu 验证。" in lines
     assert "- [其他](other.md)" in lines
 
 
