@@ -22,6 +22,7 @@ docsys/build/feed.py. It sits beside /sitemap.xml on purpose: overrides/main.htm
 from __future__ import annotations
 
 import email.utils
+import json
 import logging
 import posixpath
 import re
@@ -36,6 +37,7 @@ from markdown.preprocessors import Preprocessor
 
 from docsys.build import history
 from docsys.build.config import page_of
+from docsys.build.files import write_atomically
 from docsys.build.strings import strings
 from docsys.core.paths import page_lang
 from docsys.core.text import example_directives, heading_title, headings, inside_fences
@@ -69,6 +71,7 @@ class Changelog:
     entries: tuple[Entry, ...]  # newest first
     pages: dict[str, tuple[str, ...]]  # every page (slug) -> the torch versions of its recordings now
     problem: str | None  # why there is no history (then entries is empty)
+    titles: dict[str, str] = field(default_factory=dict)  # every page (slug) -> its title
 
 
 def shown_snippets(markdown: str) -> set[str]:
@@ -187,8 +190,9 @@ def build(docs_dir: Path, lang: str, past: history.History) -> Changelog:
         slug: tuple(sorted({v for s in snippets if (v := _record_torch(docs_dir, s))}))
         for slug, snippets in shows.items()
     }
+    titles = page_titles(docs_dir, lang)
     if past.problem:
-        return Changelog((), now, past.problem)
+        return Changelog((), now, past.problem, titles)
     walk = _Walk(lang, shows, past.torch, docs_dir)
     for commit in past.commits:
         walk.commit(commit.date, commit.when, commit.changes)
@@ -196,7 +200,7 @@ def build(docs_dir: Path, lang: str, past: history.History) -> Changelog:
         walk.commit(UNCOMMITTED, "", past.uncommitted)
     entries = [_settled(e) for e in walk.entries.values()]
     entries = [e for e in entries if _kinds(e)]
-    return Changelog(tuple(_ordered(entries)), now, None)
+    return Changelog(tuple(_ordered(entries)), now, None, titles)
 
 
 def _ordered(entries: list[Entry]) -> list[Entry]:
@@ -366,15 +370,50 @@ def feed_name(lang: str) -> str:
 
 
 _memo: dict[tuple[str, str], Changelog] = {}
+CACHE_FORMAT = 1  # of a cached changelog: bump when Entry or what build() decides changes
+
+
+def _to_json(log_: Changelog) -> dict:
+    entries = [{**vars(e), **{k: sorted(v) for k, v in vars(e).items() if isinstance(v, set)}} for e in log_.entries]
+    return {"entries": entries, "pages": log_.pages, "problem": log_.problem, "titles": log_.titles}
+
+
+def _from_json(data: dict) -> Changelog:
+    sets = ("outputs", "code", "unrecorded", "rerecorded")
+    entries = tuple(Entry(**{**e, **{k: set(e[k]) for k in sets}, "torch": tuple(e["torch"])}) for e in data["entries"])
+    pages = {slug: tuple(versions) for slug, versions in data["pages"].items()}
+    return Changelog(entries, pages, data["problem"], data["titles"])
+
+
+def cache_path(root: Path, name: str, key: str) -> Path:
+    return root / history.CACHE_DIR / f"{name}-{CACHE_FORMAT}-{key}"
+
+
+def cached_text(path: Path, make) -> str:
+    """The text cached at `path`, else `make()` written there (older versions of the same name removed)."""
+    if path.is_file():
+        return path.read_text(encoding="utf-8")
+    text = make()
+    for old in path.parent.glob(path.name.rsplit("-", 1)[0] + "-*"):
+        old.unlink(missing_ok=True)
+    write_atomically(path, text)
+    return text
 
 
 def changelog(docs_dir: Path, lang: str) -> Changelog:
-    """This build's changelog of `lang` (read once per build; docsys/build/feed.py forgets it at each start)."""
-    key = (str(docs_dir), lang)
-    if key not in _memo:
+    """This build's changelog of `lang`: read once per build (docsys/build/feed.py forgets it at each start),
+    and cached in .cache/changelog/ by the history's key (HEAD and the uncommitted files)."""
+    memo = (str(docs_dir), lang)
+    if memo not in _memo:
         root = docs_dir.resolve().parent
-        _memo[key] = build(docs_dir, lang, _history(root))
-    return _memo[key]
+        past = _history(root)
+        if past.problem:  # nothing to key a cache by: reads every page and recording (~0.1 s)
+            _memo[memo] = build(docs_dir, lang, past)
+        else:
+            path = cache_path(root, f"changelog-{lang}", f"{past.key}.json")
+            text = cached_text(path, lambda: json.dumps(_to_json(build(docs_dir, lang, past)), ensure_ascii=False))
+            _memo[memo] = _from_json(json.loads(text))
+    return _memo[memo]
 
 
 _history_memo: dict[str, history.History] = {}
@@ -391,6 +430,11 @@ def _history(root: Path) -> history.History:
             )
         _history_memo[str(root)] = past
     return _history_memo[str(root)]
+
+
+def history_of(docs_dir: Path) -> history.History:
+    """This build's history of the project whose pages are in docs_dir."""
+    return _history(docs_dir.resolve().parent)
 
 
 def forget() -> None:
@@ -420,7 +464,8 @@ class ChangelogPreprocessor(Preprocessor):
         lang = page_lang(file.src_uri)
         docs_dir = Path(file.abs_src_path).parent.parent  # the changelog page sits in its language's folder
         href = posixpath.relpath(feed_name(lang), file.url.rstrip("/") or ".")  # the page is a folder
-        return ["", *markdown_lines(changelog(docs_dir, lang), lang, page_titles(docs_dir, lang), href), ""]
+        log_ = changelog(docs_dir, lang)
+        return ["", *markdown_lines(log_, lang, log_.titles, href), ""]
 
 
 class ChangelogExtension(Extension):

@@ -13,6 +13,7 @@ the whole build, not one per mkdocs-static-i18n language (CONTRIBUTING.md, "The 
 
 from __future__ import annotations
 
+import hashlib
 import logging
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -71,9 +72,17 @@ def on_post_build(config: MkDocsConfig) -> None:
     if not _has_changelog(config, lang):
         return
     docs_dir = Path(config.docs_dir)
-    entries = changelog.changelog(docs_dir, lang)
-    title = f"{config.site_name} — {strings(lang)['changelog_title']}"
-    text = changelog.feed(
-        entries, lang, changelog.page_titles(docs_dir, lang), config.site_url or "/", _lang_root(lang), title
-    )
+    log_ = changelog.changelog(docs_dir, lang)
+    title = strings(lang)["changelog_channel"].format(site=config.site_name)
+    site_url = config.site_url or "/"
+
+    def make() -> str:
+        return changelog.feed(log_, lang, log_.titles, site_url, _lang_root(lang), title)
+
+    past = changelog.history_of(docs_dir)
+    if past.problem:
+        text = make()
+    else:
+        key = hashlib.sha256(f"{past.key}\n{site_url}\n{title}".encode()).hexdigest()[:20]
+        text = changelog.cached_text(changelog.cache_path(docs_dir.resolve().parent, f"feed-{lang}", key), make)
     write_atomically(Path(config.site_dir) / changelog.feed_name(lang), text)

@@ -3,8 +3,9 @@
 One walk per HEAD: `git log --raw` over docs/<lang>/ and snippets/ (oldest commit first), and one
 `git cat-file --batch` for the torch version in every version of every `.record.json` it names
 (the recording's provenance, docsys.core.recording). Both are cached in `.cache/changelog/` by the
-HEAD commit, so a warm build runs only `git rev-parse` and `git status` (what is not yet
-committed, which is never cached). docsys.build.changelog turns this into entries.
+HEAD commit, so a warm build runs only `git rev-parse` and `git status` (what is not yet committed,
+which is never cached). `History.key` names what anything built from the history depends on (HEAD,
+and each uncommitted file's size and time); docsys.build.changelog caches its pages and feeds by it.
 
 Without history there is nothing to date: no `.git` (a source tarball), no git, or a shallow
 clone (CI's default `fetch-depth: 1`, where every file would look added by the one commit there
@@ -13,6 +14,8 @@ is). Then `History.problem` says which, in one line, and the changelog lists the
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import json
 import shutil
 import subprocess
@@ -49,10 +52,27 @@ class Commit:
 
 @dataclass(frozen=True)
 class History:
-    commits: tuple[Commit, ...]  # oldest first
-    torch: dict[str, str]  # a .record.json blob -> the torch version it names
-    uncommitted: tuple[Change, ...]  # changes in the working tree and the index, not yet committed
-    problem: str | None = None  # why there is no history to read (then everything else is empty)
+    uncommitted: tuple[Change, ...] = ()  # changes in the working tree and the index, not yet committed
+    problem: str | None = None  # why there is no history to read (then there are no commits)
+    key: str = ""  # what anything built from this history depends on: HEAD and the uncommitted files
+    root: Path | None = None
+    head: str = ""
+    cache_dir: Path | None = None
+
+    @functools.cached_property
+    def _walked(self) -> tuple[tuple[Commit, ...], dict[str, str]]:
+        """Walked (or read from the cache) only when asked: a build whose changelog is cached never is."""
+        if self.problem or self.root is None or self.cache_dir is None:
+            return (), {}
+        return _cached_walk(self.root, self.head, self.cache_dir)
+
+    @property
+    def commits(self) -> tuple[Commit, ...]:  # oldest first
+        return self._walked[0]
+
+    @property
+    def torch(self) -> dict[str, str]:  # a .record.json blob -> the torch version it names
+        return self._walked[1]
 
 
 class GitError(Exception):
@@ -165,11 +185,21 @@ def read(root: Path, cache_dir: Path | None = None) -> History:
         found = _git(root, "rev-parse", "--show-toplevel", "HEAD", "--is-shallow-repository")
         top, head, shallow = found.split("\n")[:3]
         if Path(top).resolve() != root.resolve():  # a source tarball unpacked inside another repository
-            return History((), {}, (), f"no git history of its own (the repository around it is {top})")
+            return History(problem=f"no git history of its own (the repository around it is {top})")
         if shallow == "true":
-            return History((), {}, (), "a shallow clone (its history stops at the commits it fetched)")
+            return History(problem="a shallow clone (its history stops at the commits it fetched)")
         status = _git(root, "status", "--porcelain", "-z", "--no-renames", "--untracked-files=all", "--", *PATHS)
-        commits, torch = _cached_walk(root, head, cache_dir or root / CACHE_DIR)
     except GitError as error:
-        return History((), {}, (), f"no git history ({error})")
-    return History(commits, torch, parse_status(status))
+        return History(problem=f"no git history ({error})")
+    uncommitted = parse_status(status)
+    return History(uncommitted, None, _key(root, head, uncommitted), root, head, cache_dir or root / CACHE_DIR)
+
+
+def _key(root: Path, head: str, uncommitted: tuple[Change, ...]) -> str:
+    """HEAD, and each uncommitted file by its size and modification time (an edit changes the key)."""
+    parts = [str(FORMAT), head]
+    for change in uncommitted:
+        path = root / change.path
+        stat = path.stat() if path.is_file() else None
+        parts.append(f"{change.status} {change.path} {stat.st_size if stat else 0} {stat.st_mtime_ns if stat else 0}")
+    return hashlib.sha256("\n".join(parts).encode("utf-8")).hexdigest()[:20]

@@ -129,7 +129,7 @@ def test_the_sentences_name_the_example_and_the_torch_version(repo):
 
 def test_the_walk_is_cached_by_head(repo, monkeypatch):
     cache = repo / ".cache" / "changelog"
-    history.read(repo, cache)
+    assert len(history.read(repo, cache).commits) == 4
     head = git(repo, "rev-parse", "HEAD").strip()
     assert [p.name for p in cache.iterdir()] == [f"walk-{history.FORMAT}-{head}.json"]
     monkeypatch.setattr(history, "_walk", lambda root: pytest.fail("walked again for the same HEAD"))
