@@ -22,6 +22,8 @@ docsys/build/feed.py. It sits beside /sitemap.xml on purpose: overrides/main.htm
 from __future__ import annotations
 
 import email.utils
+import functools
+import hashlib
 import json
 import logging
 import posixpath
@@ -38,12 +40,14 @@ from markdown.preprocessors import Preprocessor
 from docsys.build import history
 from docsys.build.config import page_of
 from docsys.build.files import write_atomically
-from docsys.build.strings import strings
+from docsys.build.strings import STRINGS_FILE, strings
 from docsys.core.paths import page_lang
+from docsys.core.snippet import BENCH_GLOB
 from docsys.core.text import example_directives, heading_title, headings, inside_fences
 
 log = logging.getLogger("mkdocs.extensions.changelog")
 DIRECTIVE_RE = re.compile(r"^:::[ \t]+changelog[ \t]*$")
+BENCHMARKS_RE = re.compile(r"^[ \t]*:::[ \t]+benchmarks[ \t]*$")  # as docsys.build.examples reads it
 OUT_INCLUDE_RE = re.compile(r'^\s*--8<--\s+"(?P<target>[^"]+)\.out"\s*$')  # as docsys.build.examples reads it
 DRAWN_RE = re.compile(r"\]\((?:graph|figure):(?P<snippet>[^#)\s]+\.py)#")
 RECORDING_RE = re.compile(r"^(?P<snippet>.+?)(?:\.[\w-]+\.dot|\.[\w-]+\.figure\.json|\.record\.json|\.out)$")
@@ -74,14 +78,16 @@ class Changelog:
     titles: dict[str, str] = field(default_factory=dict)  # every page (slug) -> its title
 
 
-def shown_snippets(markdown: str) -> set[str]:
-    """The snippets (relative to snippets/) whose code or recordings the page shows."""
+def shown_snippets(markdown: str, snippets_dir: Path) -> set[str]:
+    """The snippets (relative to snippets/) whose code or recordings the page shows: its examples, the
+    recorded outputs it includes on their own (inside a fence too, as docsys.build.examples reads them),
+    the graphs and figures it draws, and for `::: benchmarks` every benchmark (docsys.build.tables)."""
     lines = markdown.split("\n")
     shown = {d.snippet for d in example_directives(lines)}
+    shown |= {m["target"] + ".py" for line in lines if (m := OUT_INCLUDE_RE.match(line))}
     fenced = inside_fences(lines)
-    shown |= {
-        m["target"] + ".py" for i, line in enumerate(lines) if i not in fenced and (m := OUT_INCLUDE_RE.match(line))
-    }
+    if any(i not in fenced and BENCHMARKS_RE.match(line) for i, line in enumerate(lines)):
+        shown |= {p.relative_to(snippets_dir).as_posix() for p in snippets_dir.rglob(BENCH_GLOB)}
     return shown | set(DRAWN_RE.findall(markdown))
 
 
@@ -185,7 +191,8 @@ def _settled(entry: Entry) -> Entry:
 def build(docs_dir: Path, lang: str, past: history.History) -> Changelog:
     """The changelog of one language from the pages in docs_dir/<lang>/ and the project's history."""
     pages = sorted((docs_dir / lang).glob("*.md"))
-    shows = {p.stem: shown_snippets(p.read_text(encoding="utf-8")) for p in pages}
+    snippets_dir = docs_dir.parent / "snippets"
+    shows = {p.stem: shown_snippets(p.read_text(encoding="utf-8"), snippets_dir) for p in pages}
     now = {
         slug: tuple(sorted({v for s in snippets if (v := _record_torch(docs_dir, s))}))
         for slug, snippets in shows.items()
@@ -370,7 +377,6 @@ def feed_name(lang: str) -> str:
 
 
 _memo: dict[tuple[str, str], Changelog] = {}
-CACHE_FORMAT = 1  # of a cached changelog: bump when Entry or what build() decides changes
 
 
 def _to_json(log_: Changelog) -> dict:
@@ -385,16 +391,23 @@ def _from_json(data: dict) -> Changelog:
     return Changelog(entries, pages, data["problem"], data["titles"])
 
 
+@functools.cache
+def _code_key() -> str:
+    """What decides a cached page or feed besides the history: this code and the words it writes."""
+    sources = (Path(__file__), Path(history.__file__), STRINGS_FILE)
+    return hashlib.sha256(b"".join(p.read_bytes() for p in sources)).hexdigest()[:12]
+
+
 def cache_path(root: Path, name: str, key: str) -> Path:
-    return root / history.CACHE_DIR / f"{name}-{CACHE_FORMAT}-{key}"
+    return root / history.CACHE_DIR / f"{name}-{_code_key()}-{key}"
 
 
 def cached_text(path: Path, make) -> str:
-    """The text cached at `path`, else `make()` written there (older versions of the same name removed)."""
+    """The text cached at `path` (cache_path), else `make()` written there, replacing the older ones of its name."""
     if path.is_file():
         return path.read_text(encoding="utf-8")
     text = make()
-    for old in path.parent.glob(path.name.rsplit("-", 1)[0] + "-*"):
+    for old in path.parent.glob(path.name.rsplit("-", 2)[0] + "-*"):  # <name>-<code>-<key>
         old.unlink(missing_ok=True)
     write_atomically(path, text)
     return text

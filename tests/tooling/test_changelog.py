@@ -189,3 +189,21 @@ def test_the_log_parser_reads_additions_edits_and_deletions():
     first, second = history.parse_log(text)
     assert (first.sha, first.changes) == ("aaa", (history.Change("A", "docs/en/a.md", "2" * 40),))
     assert (second.date, second.changes[0].status) == ("2026-01-02", "D")
+
+
+def test_a_page_counts_the_outputs_it_includes_and_every_benchmark_on_a_benchmarks_page(tmp_path):
+    snippets = tmp_path / "snippets"
+    write(tmp_path, "snippets/a/bench_x.py", "")
+    write(tmp_path, "snippets/b/bench_y.py", "")
+    page = '# P { #p }\n\n```text\n--8<-- "a/run.out"\n```\n\n![graph](graph:c/g.py#dot)\n\n::: benchmarks\n'
+    assert changelog.shown_snippets(page, snippets) == {"a/run.py", "c/g.py", "a/bench_x.py", "b/bench_y.py"}
+
+
+def test_the_cache_is_keyed_by_uncommitted_edits(repo):
+    first = history.read(repo).key
+    assert history.read(repo).key == first
+    write(repo, "docs/en/loop.md", "# Loop { #loop }\n\nEdited, not committed.\n")
+    edited = history.read(repo).key
+    assert edited != first
+    write(repo, "docs/en/loop.md", "# Loop { #loop }\n\nEdited again, longer than before.\n")
+    assert history.read(repo).key != edited
