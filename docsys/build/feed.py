@@ -41,7 +41,7 @@ def _lang_root(lang: str) -> str:
 
 def on_pre_build(config: MkDocsConfig) -> None:
     """A new build reads the history again (mkdocs-static-i18n builds the other languages inside the first)."""
-    if language(config) == DEFAULT_LANG:
+    if not getattr(config.plugins.get("i18n"), "building", False):  # True while it builds another language
         changelog.forget()
 
 

@@ -207,3 +207,20 @@ def test_the_cache_is_keyed_by_uncommitted_edits(repo):
     assert edited != first
     write(repo, "docs/en/loop.md", "# Loop { #loop }\n\nEdited again, longer than before.\n")
     assert history.read(repo).key != edited
+
+
+def test_each_build_reads_the_history_again_but_not_each_language(repo):
+    from types import SimpleNamespace
+
+    from docsys.build import feed
+
+    def config(building: bool):
+        return SimpleNamespace(plugins={"i18n": SimpleNamespace(building=building, current_language="en")})
+
+    changelog.forget()
+    first = changelog.changelog(repo / "docs", "en")
+    feed.on_pre_build(config(building=True))  # mkdocs-static-i18n building zh inside the en build
+    assert changelog.changelog(repo / "docs", "en") is first
+    feed.on_pre_build(config(building=False))  # the next build (mkdocs serve rebuilds in one process)
+    assert changelog.changelog(repo / "docs", "en") is not first
+    changelog.forget()
