@@ -6,10 +6,10 @@ included, the claims filled in), so it reads the page as its reader will: it tak
 and keeps, per page, the prose as Markdown cells and the examples as code cells in page order, each
 with the output its recording holds (the output block the page shows). A launched example becomes a
 `%%writefile` cell and a `!torchrun …` cell, and so does one that changes what the whole process
-does (`# notebook: own-process -- <why>`, with `!python`); a GPU-only example says so in its first line (and is
-tagged `needs-cuda`); a named section is an excerpt (a Markdown cell), since the page runs its file
-whole. A Python block typed into the page is a code cell, a bash block a `%%bash` cell, unless the
-page marks it not run.
+does (`# notebook: own-process -- <why>`) or reads `__file__`, with `!python`; a GPU-only example
+says so in its first line (and is tagged `needs-cuda`); a named section is an excerpt (a Markdown
+cell), since the page runs its file whole. A Python block typed into the page is a code cell, a bash
+block a `%%bash` cell, unless the page marks it not run.
 
 As an MkDocs hook (mkdocs.yml `hooks:`) it finishes each notebook once the page is written
 (`on_post_page`, when the graphs and figures are in the site): links to other pages become absolute
@@ -194,9 +194,10 @@ class NotebookPreprocessor(Preprocessor):
             printed = "".join(f"{line}\n" for line in rec.printed.splitlines() if not PROFILER_LOG_RE.match(line))
         first = f"# {s['notebook_needs_cuda']}\n" if snippet.platform == "cuda" else ""
         tags = (NEEDS_CUDA_TAG,) if snippet.platform == "cuda" else ()
-        if snippet.torchrun or snippet.own_process:
+        own_process = snippet.own_process or "__file__" in shown  # a kernel has no __file__
+        if snippet.torchrun or own_process:
             name = snippet.path.name
-            if snippet.own_process:
+            if own_process:
                 first += f"# {s['notebook_own_process']}\n"
             notebook.code(f"%%writefile {name}\n{shown}", f"Writing {name}\n", tags, example=snippet.rel, part="file")
             notebook.code(f"{first}!{snippet.reader_command()}", printed, tags, example=snippet.rel, part="launch")
