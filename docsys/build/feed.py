@@ -1,4 +1,4 @@
-"""MkDocs hook: each language's changelog as an RSS 2.0 feed, announced in the <head> of its pages.
+"""MkDocs hook: each language's changelog as an RSS 2.0 feed, announced in the <head> of its home page and changelog.
 
 The entries are docsys.build.changelog's, the same ones the changelog page lists, read once per
 build. The feed is written at the end of the language's build to `<site>/feed-<lang>.xml`, its links
@@ -16,7 +16,6 @@ from __future__ import annotations
 import hashlib
 import logging
 from pathlib import Path
-from urllib.parse import urlsplit
 
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.pages import Page
@@ -45,23 +44,18 @@ def on_pre_build(config: MkDocsConfig) -> None:
         changelog.forget()
 
 
+def announces_feed(src_uri: str) -> bool:
+    """Only the home page and the changelog link the feed in <head>: Material's script fetches sitemap.xml
+    beside every rel="alternate" link (overrides/main.html), a request per page view that the others need not
+    make; a feed reader given the site's address finds the feed on its home page."""
+    return src_uri.split("/", 1)[-1] in ("index.md", f"{changelog.CHANGELOG_SLUG}.md")
+
+
 def on_page_context(context: dict, page: Page, config: MkDocsConfig, nav) -> dict:
     lang = page_lang(page.file.src_uri)
-    if _has_changelog(config, lang):
+    if _has_changelog(config, lang) and announces_feed(page.file.src_uri):
         context["changelog_feed"] = {
             "href": get_relative_url(changelog.feed_name(lang), page.url),
-            "title": strings(lang)["changelog_feed_title"],
-        }
-    return context
-
-
-def on_template_context(context: dict, template_name: str, config: MkDocsConfig) -> dict:
-    """The 404 page is served at any path, so its feed link is absolute."""
-    lang = language(config)
-    if template_name == "404.html" and _has_changelog(config, lang):
-        root = urlsplit(config.site_url or "/").path.rstrip("/")
-        context["changelog_feed"] = {
-            "href": f"{root}/{changelog.feed_name(lang)}",
             "title": strings(lang)["changelog_feed_title"],
         }
     return context
