@@ -50,6 +50,12 @@ class _Build:
 
 
 _state = _Build()
+_dirty = False
+
+
+def on_startup(*, command: str, dirty: bool) -> None:
+    global _dirty
+    _dirty = dirty
 
 
 def root_of(lang: str) -> str:
@@ -119,6 +125,9 @@ def on_post_page(output: str, page: MkDocsPage, config: MkDocsConfig) -> str:
 def on_post_build(config: MkDocsConfig) -> None:
     """Fill this language's print page (before i18n's on_post_build, -100, starts the next language)."""
     if _state.file is None or not _state.order:
+        return
+    if _dirty:  # a dirty rebuild renders only the changed pages: the others' articles are not at hand
+        log.info(f"Print edition ({_state.lang}): not filled in a dirty build; a full build fills it")
         return
     start = time.perf_counter()
     target = Path(_state.file.abs_dest_path)
