@@ -31,6 +31,7 @@ DEBIAN_PACKAGE = "fonts-noto-cjk"
 STYLES = {400: "Regular", 700: "Bold"}  # CSS weight -> the source font's style
 DEBIAN_FILES = {style: Path(f"/usr/share/fonts/opentype/noto/NotoSansCJK-{style}.ttc") for style in STYLES.values()}
 CACHE_DIR = Path(".cache") / "print-font"  # relative to mkdocs.yml's folder
+CACHE_ENV = "PRINT_FONT_CACHE_DIR"  # overrides it: the tests' small sites share the project's subsets
 KEEP = 4  # subsets kept per style (both languages' builds of a branch, and a few before)
 # CJK radicals, symbols and punctuation, kana, bopomofo, ideographs (and their extensions), compatibility
 # forms, full-width forms: the font prints these and only these, so Latin text keeps the page's own fonts.

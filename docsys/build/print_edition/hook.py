@@ -167,7 +167,7 @@ def _font_style(page_html: str, config: MkDocsConfig) -> tuple[str, str]:
     when the source font is missing."""
     chars = font.characters(page_html)
     try:
-        faces = font.faces(chars, project_dir(config) / font.CACHE_DIR)
+        faces = font.faces(chars, Path(os.environ.get(font.CACHE_ENV) or project_dir(config) / font.CACHE_DIR))
     except font.FontMissing as error:
         log.warning(f"print edition ({_state.lang}): {error}")
         return "", ""
