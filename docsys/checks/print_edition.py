@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import html
 import posixpath
+import re
 import shutil
 import subprocess
 import time
@@ -130,6 +131,22 @@ def unresolved_urls(site_dir: Path, page_url: str, found: Parsed) -> list[str]:
         if not target.is_file():
             missing.add(url)
     return sorted(missing)
+
+
+_FOOTER_LINK = re.compile(r'<a href="([^"]*)" class="md-copyright__print">')
+
+
+def pages_without_print_link(site_dir: Path, lang: str) -> list[str]:
+    """Pages of a language whose footer does not link that language's print page."""
+    root = site_dir / root_of(lang)
+    want = (site_dir / print_url(lang) / "index.html").resolve()
+    missing = []
+    for href, _ in sidebar_entries((root / "index.html").read_text(encoding="utf-8")):
+        page = (root / href / "index.html").resolve()
+        link = _FOOTER_LINK.search(page.read_text(encoding="utf-8"))
+        if link is None or (page.parent / link[1] / "index.html").resolve() != want:
+            missing.append(str(page.parent.relative_to(site_dir.resolve())))
+    return missing
 
 
 def article_images(site_dir: Path, lang: str) -> int:

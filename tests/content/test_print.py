@@ -48,6 +48,12 @@ def test_ids_are_unique_and_every_in_page_link_lands(built_site, lang):
 
 
 @pytest.mark.parametrize("lang", LANGS)
+def test_every_page_links_its_languages_print_edition_in_its_footer(built_site, lang):
+    _page(built_site, lang)
+    assert not edition.pages_without_print_link(built_site.path, lang)
+
+
+@pytest.mark.parametrize("lang", LANGS)
 def test_the_print_edition_says_noindex_and_stays_out_of_the_sitemap(built_site, lang):
     assert '<meta name="robots" content="noindex">' in _page(built_site, lang)
     assert f"/{edition.print_url(lang)}<" not in (built_site.path / "sitemap.xml").read_text(encoding="utf-8")
