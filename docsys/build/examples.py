@@ -30,22 +30,18 @@ from markdown import Markdown
 from markdown.preprocessors import Preprocessor
 from pymdownx.snippets import SnippetExtension, SnippetPreprocessor
 
-from docsys.build import claims, evidence, tables
+from docsys.build import claims, evidence, page_notebooks, tables
 from docsys.build.config import page_of, serving
 from docsys.build.stamp import recordings, stamp
 from docsys.build.strings import strings
 from docsys.core import bench, recording
 from docsys.core.paths import page_lang
 from docsys.core.snippet import HEADER_RE, Snippet, SnippetHeaderError, load
-from docsys.core.text import ExampleDirective, example_directives, inside_fences
+from docsys.core.text import PROFILER_LOG_RE, ExampleDirective, example_directives, inside_fences
 
 log = logging.getLogger("mkdocs.extensions.examples")
 BENCHMARKS_RE = re.compile(r"^(?P<indent>[ \t]*):::[ \t]+benchmarks[ \t]*$")
 OPTIONS = {"title", "plot"}
-# kineto, torch's profiler backend, logs `USDT:<time> <pid>:<tid> SyncActivityProfilerHandler.cpp:52]
-# profiler_start` (and `profiler_stop`) on stderr whenever a profiler starts and stops (pytorch/kineto#1325),
-# whatever the program does: an output block leaves those lines out and says so under it.
-PROFILER_LOG_RE = re.compile(r"^(?:\[rank\d+\] )?USDT:.*\] profiler_(?:start|stop)\s*$")
 # A recorded output included on its own (getting-started shows the output of a command it runs):
 # its snippet counts for the page's "verified with" stamp.
 OUT_INCLUDE_RE = re.compile(r'^\s*--8<--\s+"(?P<target>[^"]+)\.out"\s*$')
@@ -126,7 +122,8 @@ class ExamplePreprocessor(Preprocessor):
             log.warning(f"{page_of(self.md)}: '::: example {target}': {problem} (options: {sorted(OPTIONS)})")
             return [line]
         code = _fence(indent, f'python title="{self._title(snippet, section, options)}"', [f'--8<-- "{target}"'])
-        return code + ([] if section else self._attachments(indent, snippet, options.get("plot")))
+        attached = [] if section else self._attachments(indent, snippet, options.get("plot"))
+        return page_notebooks.example_marked(target, code + attached)
 
     def _title(self, snippet: Snippet, section: str | None, options: dict) -> str:
         s = strings(self.lang)
@@ -215,6 +212,8 @@ class ExamplesExtension(SnippetExtension):
         md.preprocessors.register(ExamplePreprocessor(md, root, config["lang"]), "example", 33)
         md.preprocessors.register(claims.ClaimPreprocessor(md, root, config["lang"]), "claims", 31)
         md.preprocessors.register(evidence.EvidencePreprocessor(md, root), "evidence", 34)
+        # After the snippets (32) and claims (31), before Markdown stashes raw HTML and fences (30 and below)
+        md.preprocessors.register(page_notebooks.NotebookPreprocessor(md, root), "notebook", 30.5)
 
 
 def makeExtension(**kwargs) -> ExamplesExtension:

@@ -36,6 +36,7 @@ _CONTRAST_JS = """
 CONTRAST_TARGETS = {
     "header": ".md-header__topic .md-ellipsis",
     "link": "article.md-content__inner p a[href]:not(.headerlink)",
+    "page link": "article.md-content__inner p.page-links a",  # edit, view, report (docsys/build/page_links.py)
     "code comment": ".md-typeset .highlight .c1, .md-typeset .highlight .c",
 }
 AA = 4.5  # WCAG 2 AA, normal text

@@ -7,7 +7,7 @@ say is checked here. The workflows are three, told apart by what they do, not by
 - GPU (a job on `runs-on: [self-hosted, gpu, ...]`): runs `python -m docsys record --gpu --check`,
   and is reachable only by a push to main, a schedule or a manual dispatch, so code from a pull
   request never runs on the self-hosted machine;
-- Deploy (uses actions/deploy-pages): builds with SITE_URL set and publishes from main only.
+- Deploy (uses actions/deploy-pages): builds with SITE_URL and REPO_URL set and publishes from main only.
 No workflow uses `secrets.`: none needs one. `problems(load(dir))` lists each violation in one line.
 """
 
@@ -131,6 +131,11 @@ def deploy_problems(wf: Workflow) -> list[str]:
     for step in builds:
         if "SITE_URL" not in (step.get("env") or {}):
             found.append(f"{n}: the build step does not set SITE_URL (mkdocs.yml reads site_url from it)")
+        if "REPO_URL" not in (step.get("env") or {}):
+            found.append(
+                f"{n}: the build step does not set REPO_URL (docsys/build/page_links.py makes every "
+                "page's edit, view and report links from it)"
+            )
     return found
 
 

@@ -92,7 +92,7 @@ def _probe_env(snippet: Snippet, scratch: Path, token: str) -> dict[str, str]:
     return env
 
 
-def _per_rank(log_dir: Path) -> str:
+def per_rank(log_dir: Path) -> str:
     """torchrun's per-rank logs as `[rankN] line` lines: rank by rank, stdout then stderr."""
     ranks = sorted(log_dir.glob("*/attempt_*/*/"), key=lambda p: (p.parent.name, int(p.name)))
     lines = []
@@ -164,7 +164,7 @@ def run(snippet: Snippet, zygote: Zygote | None = None, python: str | None = Non
         load = meter.stop(own_cpu=cpu)
         output = out_path.read_text(encoding="utf-8", errors="replace") if out_path.exists() else ""
         if snippet.torchrun:
-            output += _per_rank(scratch / "ranks")
+            output += per_rank(scratch / "ranks")
         output = portable(output, workdir)
         if timed_out:
             output = f"timed out after {snippet.timeout:g} s\n{output}"

@@ -20,6 +20,9 @@ the machinery needs to know; they are not shown to readers (docsys.build.example
                                 the output depends on the machine (a fact of DEPENDENCES): the
                                 tests compare it only where the fact is what it was when recorded
                                 (docsys.core.verdict); the page says where it was recorded
+    # notebook: own-process -- it registers a serialization tagger for the whole process
+                                a page's notebook (docsys.build.page_notebooks) runs it as a script, not
+                                in the kernel: it changes state later cells would inherit
 
 Beside it live what a recording writes (docsys.core.recording): `name.out`, what it printed,
 `name.record.json`, where and from which source it was recorded, and a file per declared graph
@@ -39,7 +42,7 @@ from docsys.core.markers import MARKERS
 from docsys.core.paths import SNIPPETS_DIR
 
 DEFAULT_TIMEOUT_S = 60.0
-HEADER_KEYS = ("marks", "timeout", "launch", "graph", "figure", "warns", "estimate", "depends", "method")
+HEADER_KEYS = ("marks", "timeout", "launch", "graph", "figure", "warns", "estimate", "depends", "method", "notebook")
 HEADER_RE = re.compile(rf"^#\s*(?P<key>{'|'.join(HEADER_KEYS)}):\s*(?P<value>.*?)\s*$")
 _FIGURE_RE = re.compile(r"^(?P<var>[A-Za-z_]\w*)(?:=(?P<kind>[a-z][a-z0-9_]*))?$")
 RESERVED_VARS = ("record",)  # `name.record.json` is the provenance
@@ -93,6 +96,7 @@ class Snippet:
     depends: tuple[Dependence, ...] = ()
     method: tuple[str, str] | None = None  # (a kind of METHODS, why)
     header_lines: int = 0  # leading lines that are machinery, not code for readers
+    own_process: str | None = None  # why a notebook runs it as a script (`# notebook: own-process -- <why>`)
 
     @property
     def rel(self) -> str:
@@ -204,6 +208,15 @@ def _method(path: Path, values: list[str]) -> tuple[str, str] | None:
     return match["value"], match["reason"]
 
 
+def _own_process(path: Path, values: list[str]) -> str | None:
+    if not values:
+        return None
+    match = _REASONED_RE.match(values[-1])
+    if not match or match["value"] != "own-process":
+        raise SnippetHeaderError(f"{path}: write '# notebook: own-process -- <why>' (the one form), not {values[-1]!r}")
+    return match["reason"]
+
+
 def load(path: Path, root: Path = SNIPPETS_DIR) -> Snippet:
     """Read a snippet's header declarations."""
     fields, count = _header(path)
@@ -225,6 +238,7 @@ def load(path: Path, root: Path = SNIPPETS_DIR) -> Snippet:
         depends=_depends(path, fields.get("depends", [])),
         method=_method(path, fields.get("method", [])),
         header_lines=count,
+        own_process=_own_process(path, fields.get("notebook", [])),
     )
 
 

@@ -16,6 +16,12 @@ TOKEN_RE = re.compile(r"\{\{\s*(?P<fn>ratio|value):\s*(?P<args>[^}]*?)\s*\}\}") 
 EXAMPLE_RE = re.compile(
     r'^(?P<indent>[ \t]*):::[ \t]+example[ \t]+(?P<target>[^\s"]+)(?P<options>(?:[ \t]+\w+="[^"]*")*)[ \t]*$'
 )
+# kineto, torch's profiler backend, logs `USDT:<time> <pid>:<tid> SyncActivityProfilerHandler.cpp:52]
+# profiler_start` (and `profiler_stop`) on stderr whenever a profiler starts and stops (pytorch/kineto#1325),
+# whatever the program does: an output block leaves those lines out and says so under it.
+PROFILER_LOG_RE = re.compile(r"^(?:\[rank\d+\] )?USDT:.*\] profiler_(?:start|stop)\s*$")
+# A section marker of pymdownx.snippets (`# --8<-- [start:setup]`): a page never shows it.
+SECTION_MARKER_RE = re.compile(r"^[ \t]*#[ \t]*-{1,}8<-{1,}[ \t]*\[(?:start|end):[\w-]+\][ \t]*$")
 _OPTION_RE = re.compile(r'(\w+)="([^"]*)"')
 # Evidence beside a sentence, kept out of the HTML (docsys.build.evidence): where a statement about
 # PyTorch comes from (`source:`), which recorded output shows it (`shown:`), or why a comparison needs

@@ -86,6 +86,7 @@ def placed(agent, lines):
             "workers": [{"rank": rank, "local_rank": local_rank} for rank, _, local_rank in workers]}
 
 
+# --8<-- [start:forms]
 with tempfile.TemporaryDirectory() as logs:  # a fresh folder: torchrun adds a new one per launch
     port = free_port()
     static = run_two_agents("static", [["--node-rank=0", "--master-addr=127.0.0.1", f"--master-port={port}"],
@@ -93,3 +94,4 @@ with tempfile.TemporaryDirectory() as logs:  # a fresh folder: torchrun adds a n
     port = free_port()
     c10d = ["--rdzv-backend=c10d", f"--rdzv-endpoint=127.0.0.1:{port}", "--rdzv-id=two-agents-demo"]
     topology = {"forms": [static, run_two_agents("c10d", [c10d, c10d], logs)]}
+# --8<-- [end:forms]

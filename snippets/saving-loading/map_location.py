@@ -1,3 +1,4 @@
+# notebook: own-process -- the tagger it registers stays for the whole process: every later torch.save would use it
 import torch
 
 torch.manual_seed(0)

@@ -35,7 +35,7 @@ torch.save(big[:2].clone(), "clone.pt")
 print("saved file (KiB): big[:2]", os.path.getsize("slice.pt") // 1024,
       "| big[:2].clone()", os.path.getsize("clone.pt") // 1024)
 
-print("model.pt needs:", torch.serialization.get_unsafe_globals_in_checkpoint("model.pt"))
+print("model.pt needs:", sorted(torch.serialization.get_unsafe_globals_in_checkpoint("model.pt")))
 try:
     torch.load("model.pt")
 except pickle.UnpicklingError as error:
@@ -45,4 +45,4 @@ del Net  # as if the class had been renamed or moved since the file was saved
 try:
     torch.load("model.pt", weights_only=False)  # our own file, written above
 except AttributeError as error:
-    print("AttributeError:", error)
+    print("AttributeError:", str(error).split(" on <module")[0])  # the rest names the script's path

@@ -6,8 +6,17 @@ import re
 from pathlib import Path
 
 from docsys.checks.browser import pairs_of
-from docsys.checks.site import DEFAULT_ELEMENT_BUDGET, ELEMENT_BUDGETS, built_page, element_count, warnings_of
-from docsys.core.paths import page_paths
+from docsys.checks.site import (
+    DEFAULT_ELEMENT_BUDGET,
+    ELEMENT_BUDGETS,
+    TEST_REPO_URL,
+    built_page,
+    element_count,
+    page_link_problems,
+    pinned_torch,
+    warnings_of,
+)
+from docsys.core.paths import ROOT, page_paths
 
 SWITCHER_LINK = re.compile(r'<a href="([^"]+)" hreflang="([^"]+)"')
 HTML_LANG = re.compile(r'<html lang="([^"]+)"')
@@ -51,6 +60,13 @@ def test_built_pages_load_nothing_from_other_hosts(built_site):
             offenders.append(f"{page.relative_to(built_site.path)}: {tag}")
     offenders = [o for o in offenders if 'rel="canonical"' not in o and "hreflang" not in o]
     assert not offenders, "\n".join(offenders[:10])
+
+
+def test_every_page_links_its_own_source_and_a_report_naming_it_its_language_and_torch(built_site):
+    """Edit and view link docs/<lang>/<slug>.md (a notebook: its jupytext source); the report link's new issue
+    names the page's URL, its language and the pinned torch; no page has Material's repository widget."""
+    problems = page_link_problems(built_site.path, ROOT, TEST_REPO_URL, pinned_torch())
+    assert not problems, "\n".join(problems[:10])
 
 
 def test_every_page_with_recordings_and_the_notebook_carry_a_verified_with_stamp(built_site):

@@ -30,7 +30,8 @@ from mkdocs.config import load_config
 logging.basicConfig(level=logging.INFO, format="%(levelname)s - %(message)s")
 args = json.loads(sys.argv[1])
 config = load_config(
-    args["config"], docs_dir=args["docs_dir"], site_dir=args["site_dir"], nav=args["nav"], strict=False
+    args["config"], docs_dir=args["docs_dir"], site_dir=args["site_dir"], nav=args["nav"], strict=False,
+    **args["settings"]
 )
 # The hooks keep their caches and find notebooks beside mkdocs.yml: make that the small site's folder.
 config.config_file_path = args["project_file"]
@@ -55,8 +56,16 @@ def write_docs(tmp: Path) -> Path:
     return docs
 
 
-def build(docs: Path, site_dir: Path, without_overrides: bool = False, nav: list | None = None) -> Build:
-    """Build a docs tree with the project's mkdocs.yml (and its hooks); optionally without overrides/.
+def build(
+    docs: Path,
+    site_dir: Path,
+    without_overrides: bool = False,
+    nav: list | None = None,
+    settings: dict | None = None,
+    env: dict[str, str] | None = None,
+) -> Build:
+    """Build a docs tree with the project's mkdocs.yml (and its hooks); optionally without overrides/, with
+    more mkdocs.yml settings, or with environment variables (REPO_URL is unset unless `env` sets it).
 
     Not strict: hooks rightly warn about products (graphs, tables) that no page of the small site
     shows. The checks under test must find the planted fault by themselves.
@@ -69,12 +78,14 @@ def build(docs: Path, site_dir: Path, without_overrides: bool = False, nav: list
         "overrides": str(ROOT / "overrides"),
         "without_overrides": without_overrides,
         "project_file": str(docs.parent / "mkdocs.yml"),
+        "settings": settings or {},
     }
     proc = subprocess.run(
         [sys.executable, "-c", _BUILD, json.dumps(args)],
         cwd=ROOT,
         # The zh print edition's font subset is keyed by its characters: share the project's (seconds each).
-        env={**os.environ, "NO_MKDOCS_2_WARNING": "1", "PRINT_FONT_CACHE_DIR": str(ROOT / ".cache" / "print-font")},
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1", "REPO_URL": "",
+             "PRINT_FONT_CACHE_DIR": str(ROOT / ".cache" / "print-font"), **(env or {})},
         capture_output=True,
         text=True,
         timeout=300,

@@ -59,6 +59,18 @@ def test_a_warns_line_without_a_reason_is_rejected(tmp_path):
         load(_write(tmp_path, "w.py", "# warns: FutureWarning: old api\nprint(1)\n"))
 
 
+def test_own_process_is_read_with_its_reason(tmp_path):
+    s = load(_write(tmp_path, "p.py", "# notebook: own-process -- it registers a global tagger\nprint(1)\n"), tmp_path)
+    assert s.own_process == "it registers a global tagger" and s.header_lines == 1
+    assert load(_write(tmp_path, "q.py", "print(1)\n"), tmp_path).own_process is None
+
+
+@pytest.mark.parametrize("value", ["own-process", "kernel -- why", "own process -- why"])
+def test_a_bad_notebook_declaration_is_rejected_in_one_line(tmp_path, value):
+    with pytest.raises(SnippetHeaderError, match="write '# notebook: own-process -- <why>'"):
+        load(_write(tmp_path, "n.py", f"# notebook: {value}\nprint(1)\n"))
+
+
 def test_select_by_glob_or_substring(tmp_path):
     (tmp_path / "a").mkdir()
     for name in ("a/one.py", "a/bench_two.py"):

@@ -81,6 +81,11 @@ def test_deploy_without_site_url_is_caught(workflows):
     assert any("does not set SITE_URL" in p for p in found)
 
 
+def test_deploy_without_repo_url_is_caught(workflows):
+    found = _plant(workflows, _deploy(workflows), "          REPO_URL:", "          NOT_REPO_URL:")
+    assert any("does not set REPO_URL" in p for p in found)
+
+
 def test_ci_not_running_the_readme_command_is_caught(workflows):
     found = _plant(workflows, _ci(workflows), "        run: make test", "        run: make lint")
     assert any("does not run the README's test command" in p for p in found)

@@ -5,8 +5,9 @@ the build makes the print pages itself (`hook.py`, an MkDocs hook): each languag
 theme renders like any other (`print/`, `zh/print/`: header, stylesheets, language switcher), and at the
 end of that language's build its article is filled with every page's article, taken from the built
 pages (`pages.py`): ids and in-page links made unique per page, links between pages turned into links
-within the print page, relative asset URLs rewritten for the print page's own URL, scripts left out
-(the notebook's clipboard and MathJax helpers do nothing on paper).
+within the print page, relative asset URLs rewritten for the print page's own URL, scripts and the pages'
+edit, view and report links left out (the notebook's clipboard and MathJax helpers, and links to edit a page,
+do nothing on paper).
 
 The print pages are not search results (docsys/build/search skips a page whose front matter says
 `search: {exclude: true}`), are not in the sitemap, and say `noindex`: each repeats the whole site,

@@ -5,8 +5,8 @@ becomes `<page key>--<id>` (the key is the page's URL as one word: `autograd`, `
 `index`), and so do the references to ids (`href="#…"`, `for`, `aria-*`) and the names that group a
 page's tab radio buttons; a link to another page of the print edition becomes a link within the print
 page; any other relative URL (a graph's SVG, a figure, a notebook download, a stylesheet) is rewritten
-for the print page's own URL. Scripts are left out, and images load at once (`loading="lazy"` dropped:
-a printed page has nothing to scroll).
+for the print page's own URL. Scripts and the edit, view and report links are left out (they do nothing on
+paper), and images load at once (`loading="lazy"` dropped: a printed page has nothing to scroll).
 """
 
 from __future__ import annotations
@@ -30,7 +30,8 @@ _ID_RE = re.compile(r'\sid="([^"]*)"')
 _ATTR_RE = re.compile(
     r'(\s)(id|for|name|href|src|xlink:href|loading|aria-(?:labelledby|describedby|controls))="([^"]*)"'
 )
-_SCRIPT_RE = re.compile(r"<script\b.*?</script>\s*", re.S)
+# Scripts, and each page's edit, view and report links (docsys/build/page_links.py), which mean nothing on paper.
+_SCRIPT_RE = re.compile(r'<script\b.*?</script>\s*|<p class="page-links">.*?</p>\s*', re.S)
 _ARTICLE_RE = re.compile(r'<article class="md-content__inner md-typeset">(.*)</article>', re.S)
 _ID_REFERENCES = ("for", "aria-labelledby", "aria-describedby", "aria-controls")
 _URLS = ("href", "src", "xlink:href")
