@@ -158,13 +158,15 @@ def element_count(page_html: str) -> int:
 # 2469 / 2470. Lighthouse median of 3 on a machine at load 5 (other developers' runs), before -> after the links:
 # errata 67 -> 80 (en), 72 -> 77 (zh); fsdp 87 -> 78 (en), 95 -> 82 (zh): noise of ±15 at that load, not the idle
 # run that shows 95 — rerun idle before relying on these two.
+# fsdp 2470 -> 2471 on 2026-12-03 for issue 32's print edition: every page's footer links it (one <a>); zh/fsdp
+# was at its budget. One element of ~2470 is below what Lighthouse resolves; not re-measured (load 6).
 DEFAULT_ELEMENT_BUDGET = 2400
 ELEMENT_BUDGETS = {
     "autograd": 1800,
     "notebooks/speed-up-training": 2950,
     "benchmarks": 2200,
     "errata": 3350,
-    "fsdp": 2470,
+    "fsdp": 2471,
 }
 
 
