@@ -1,9 +1,10 @@
 """Search as a reader uses it, in the real browser: the header search box and its results (what
 it downloads: docsys.checks.downloads).
 
-Helpers for tests/content/test_search.py and tests/tooling/test_search_faults.py. The query table
-(tests/content/search_queries.toml) is data: `load_queries` reads it and says in one line what
-is wrong with a bad row.
+Helpers for tests/content/test_search.py and tests/tooling/test_search_faults.py. The query tables
+(tests/content/search_queries.toml: the page's own terms; search_reader_queries.toml: the readers'
+words, each with its `source`) are data: `load_queries` reads one and says in one line what is wrong
+with a bad row; `source_problems` says which reader rows lack a provenance that can be checked.
 """
 
 from __future__ import annotations
@@ -35,7 +36,8 @@ class Query:
     lang: str
     query: str
     page: str  # slug: /<slug>/ in the default language, /<lang>/<slug>/ otherwise
-    known: str = ""  # why the query does not rank its page first yet (the test expects that)
+    known: str = ""  # why the query does not rank where its table asks yet (the test expects that)
+    source: str = ""  # where a reader's wording comes from: a URL, or the snippet file whose text holds it
 
     @property
     def path(self) -> str:
@@ -50,8 +52,25 @@ def load_queries(path: Path) -> list[Query]:
         for number, row in enumerate(table.get(lang, []), start=1):
             if not isinstance(row.get("query"), str) or not isinstance(row.get("page"), str):
                 raise ValueError(f"{path.name}: {lang} row {number} needs a query and a page (strings): {row}")
-            queries.append(Query(lang, row["query"], row["page"], row.get("known", "")))
+            queries.append(Query(lang, row["query"], row["page"], row.get("known", ""), row.get("source", "")))
     return queries
+
+
+def source_problems(queries: list[Query], root: Path) -> list[str]:
+    """One line per query whose `source` is neither an http(s) URL nor a file under `root` that
+    holds the query's text (a recorded error is cited by the file that recorded it)."""
+    problems = []
+    for q in queries:
+        if q.source.startswith(("https://", "http://")):
+            continue
+        where = f"{q.lang} {q.query!r}"
+        if not q.source:
+            problems.append(f"{where}: no source (the URL or the snippet file its wording comes from)")
+        elif not (root / q.source).is_file():
+            problems.append(f"{where}: source {q.source} is neither a URL nor a file of the repository")
+        elif q.query.lower() not in (root / q.source).read_text(encoding="utf-8").lower():
+            problems.append(f"{where}: {q.source} does not hold the query's text")
+    return problems
 
 
 # --- typing into the search box --------------------------------------------------------------

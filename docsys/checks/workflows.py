@@ -8,7 +8,10 @@ say is checked here. The workflows are three, told apart by what they do, not by
   and is reachable only by a push to main, a schedule or a manual dispatch, so code from a pull
   request never runs on the self-hosted machine;
 - Deploy (uses actions/deploy-pages): builds with SITE_URL and REPO_URL set and publishes from main only.
-No workflow uses `secrets.`: none needs one. `problems(load(dir))` lists each violation in one line.
+No workflow uses `secrets.`: none needs one. A job that builds the site (`make build`, `make test`, `mkdocs
+build`) checks out the whole history (`fetch-depth: 0`) and, in a container, tells git to trust the checkout:
+the changelog pages date each change from it (docsys/build/history.py). `problems(load(dir))` lists each
+violation in one line.
 """
 
 from __future__ import annotations
@@ -152,6 +155,26 @@ def ci_problems(wf: Workflow, test_command: str) -> list[str]:
     return found
 
 
+SITE_BUILD_RE = re.compile(r"\bmake (?:build|test)\b(?!-)|\bmkdocs build\b")
+
+
+def history_problems(wf: Workflow) -> list[str]:
+    """A job that builds the site has the history its changelog is read from."""
+    found = []
+    for job_id, job in wf.jobs.items():
+        steps = job.get("steps") or []
+        if not any(SITE_BUILD_RE.search(str(step.get("run", ""))) for step in steps):
+            continue
+        checkouts = [step for step in steps if str(step.get("uses", "")).startswith("actions/checkout@")]
+        if not checkouts or any((step.get("with") or {}).get("fetch-depth") != 0 for step in checkouts):
+            found.append(f"{wf.name}: job `{job_id}` builds the site from a shallow checkout; set `fetch-depth: 0` "
+                         "on actions/checkout (the changelog dates each change from the history)")
+        if job.get("container") and not any("safe.directory" in str(step.get("run", "")) for step in steps):
+            found.append(f"{wf.name}: job `{job_id}` runs in a container without `git config --global --add "
+                         'safe.directory "$GITHUB_WORKSPACE"`: git refuses a checkout owned by another user')
+    return found
+
+
 def readme_test_command(readme: Path = ROOT / "README.md") -> str:
     """The README's test command: the `make test`-style line of its first bash block."""
     block = re.search(r"```bash\n(.*?)```", readme.read_text(encoding="utf-8"), re.S)
@@ -166,7 +189,7 @@ def problems(workflows: list[Workflow], test_command: str) -> list[str]:
     found = []
     by_role = {"CI": [], "GPU": [], "deploy": []}
     for wf in workflows:
-        found += common_problems(wf) + gpu_problems(wf) + deploy_problems(wf)
+        found += common_problems(wf) + gpu_problems(wf) + deploy_problems(wf) + history_problems(wf)
         if "pull_request" in wf.triggers:
             by_role["CI"].append(wf)
             found += ci_problems(wf, test_command)

@@ -92,3 +92,25 @@ def test_a_query_table_row_without_a_page_is_one_clear_line(tmp_path):
     table.write_text('en = [{ query = "autocast" }]\n', encoding="utf-8")
     with pytest.raises(ValueError, match=r"^queries.toml: en row 1 needs a query and a page \(strings\)"):
         search.load_queries(table)
+
+
+ROW = "en 'grad can be implicitly created'"
+
+
+@pytest.mark.parametrize(
+    ("source", "problem"),
+    [
+        ("https://github.com/pytorch/pytorch/issues/1", None),
+        ("snippets/x.out", None),
+        ("", f"{ROW}: no source (the URL or the snippet file its wording comes from)"),
+        ("snippets/y.out", f"{ROW}: source snippets/y.out is neither a URL nor a file of the repository"),
+        ("snippets/other.out", f"{ROW}: snippets/other.out does not hold the query's text"),
+    ],
+)
+def test_a_reader_query_without_a_checkable_source_is_one_clear_line(tmp_path, source, problem):
+    """A reader's wording is cited by a URL, or by the recording that holds it (checked here)."""
+    (tmp_path / "snippets").mkdir()
+    (tmp_path / "snippets/x.out").write_text("RuntimeError: grad can be implicitly created only\n", encoding="utf-8")
+    (tmp_path / "snippets/other.out").write_text("RuntimeError: something else\n", encoding="utf-8")
+    query = search.Query("en", "grad can be implicitly created", "autograd", source=source)
+    assert search.source_problems([query], tmp_path) == ([problem] if problem else [])

@@ -91,6 +91,20 @@ def test_ci_not_running_the_readme_command_is_caught(workflows):
     assert any("does not run the README's test command" in p for p in found)
 
 
+def test_a_site_build_from_a_shallow_checkout_is_caught(workflows):
+    for name in (_deploy(workflows), _ci(workflows)):
+        path = workflows / name
+        text = path.read_text(encoding="utf-8")
+        found = _plant(workflows, name, "          fetch-depth: 0", "          fetch-depth: 1")
+        assert any("builds the site from a shallow checkout" in p and name in p for p in found), found
+        path.write_text(text, encoding="utf-8")
+
+
+def test_a_container_build_that_git_would_refuse_is_caught(workflows):
+    found = _plant(workflows, _deploy(workflows), "git config --global --add safe.directory", "git status")
+    assert any("without `git config --global --add safe.directory" in p for p in found), found
+
+
 def test_missing_gpu_workflow_is_caught(workflows):
     (workflows / _gpu(workflows)).unlink()
     assert "no GPU workflow in .github/workflows/" in problems(load(workflows), TEST_COMMAND)
