@@ -16,18 +16,18 @@ $(PYTHON_STAMP): requirements.txt pyproject.toml scripts/setup.sh
 	bash scripts/setup.sh python
 	@touch $@
 
-# Serving and building need Graphviz and the venv only; the tests also need Chromium and CJK fonts.
+# Serving and building need Graphviz, the CJK fonts and the venv only; the tests also need Chromium and poppler.
 $(SERVE_STAMP): $(PYTHON_STAMP)
-	bash scripts/setup.sh graphviz
+	bash scripts/setup.sh site
 	@touch $@
 
 $(STAMP): $(SERVE_STAMP)
 	bash scripts/setup.sh system
 	@touch $@
 
-setup: $(STAMP) ## Install what the tests need: Graphviz, Chromium, CJK fonts and the Python environment (.venv)
+setup: $(STAMP) ## Install what the tests need: Graphviz, CJK fonts, Chromium, poppler and the Python environment (.venv)
 
-serve: $(SERVE_STAMP) ## Install what serving needs (the .venv, and Graphviz if missing), then serve the site at http://127.0.0.1:8000
+serve: $(SERVE_STAMP) ## Install what serving needs (the .venv; Graphviz and CJK fonts if missing), then serve the site at http://127.0.0.1:8000
 	$(VENV)/bin/mkdocs serve --dev-addr 127.0.0.1:8000
 
 test: setup ## Install what the tests need, then run the whole test suite, site build included (what CI runs)
@@ -54,7 +54,7 @@ check: setup ## The edit loop: lint, parity, page checks, tooling tests and a st
 	$(PY) -m pytest -n auto -m "not browser" tests/tooling tests/content/test_lint.py tests/content/test_parity.py \
 		tests/content/test_pages.py tests/content/test_glossary.py tests/content/test_copywriting.py \
 		tests/content/test_translations.py tests/content/test_paths.py tests/content/test_behaviour.py \
-		tests/content/test_comparatives.py tests/content/test_site.py
+		tests/content/test_comparatives.py tests/content/test_site.py tests/content/test_print.py
 
 record: $(PYTHON_STAMP) ## Re-record snippets (all, or SNIPPETS="autograd/backward.py bench_"); benchmarks need an idle machine
 	$(PY) -m docsys record $(SNIPPETS)

@@ -1,31 +1,34 @@
 #!/usr/bin/env bash
-# Set up this machine for the site and its tests. Serving needs Graphviz and the Python venv; the
-# tests need Chromium and CJK fonts as well.
-#   bash scripts/setup.sh           everything the tests need: Graphviz, Chromium, CJK fonts and the venv
-#   bash scripts/setup.sh serve     what serving and building the site need: Graphviz and the venv
+# Set up this machine for the site and its tests. Serving needs Graphviz, the CJK fonts and the Python
+# venv; the tests need Chromium and poppler-utils as well.
+#   bash scripts/setup.sh           everything the tests need: Graphviz, CJK fonts, Chromium, poppler and the venv
+#   bash scripts/setup.sh serve     what serving and building the site need: Graphviz, CJK fonts and the venv
 #   bash scripts/setup.sh python    only the venv (all that recording outputs needs)
-#   bash scripts/setup.sh graphviz  only Graphviz, the one Debian package serving needs
-#   bash scripts/setup.sh system    only the Debian packages the tests need
+#   bash scripts/setup.sh site      only the Debian packages building the site needs: Graphviz, CJK fonts
+#   bash scripts/setup.sh system    only the Debian packages the tests need besides those
 # A Debian package that is already installed is never installed again, so only a missing one needs
 # root (or sudo without a password); without either, the script stops and names the command.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 part=${1:-all}
 case $part in
-  all | serve | python | graphviz | system) ;;
-  *) echo "setup: unknown part '$part' (all, serve, python, graphviz, system)" >&2; exit 2 ;;
+  all | serve | python | site | system) ;;
+  *) echo "setup: unknown part '$part' (all, serve, python, site, system)" >&2; exit 2 ;;
 esac
 
-# Debian packages: Graphviz's `dot` draws the graphs when the site is built (serving included);
-# chromium and fonts-noto-cjk are the browser that docsys/checks/browser.py drives headless in the
-# tests (Playwright uses it; it downloads no browser): serving never needs them.
+# Debian packages: Graphviz's `dot` draws the graphs when the site is built (serving included), and
+# fonts-noto-cjk's Noto Sans CJK SC is the source of the font the zh print edition is printed with
+# (docsys/build/print_edition/font.py subsets it; the build fails without it). chromium is the
+# browser that docsys/checks/browser.py drives headless in the tests (Playwright uses it; it downloads
+# no browser), and poppler-utils' pdffonts reads the fonts of the PDF it prints: serving needs neither.
 missing=()
-if [ "$part" != python ]; then
+if [ "$part" != python ] && [ "$part" != system ]; then
   command -v dot >/dev/null || missing+=(graphviz)
+  fc-list ':family=Noto Sans CJK SC' 2>/dev/null | grep -q . || missing+=(fonts-noto-cjk)
 fi
 if [ "$part" = all ] || [ "$part" = system ]; then
   command -v chromium >/dev/null || missing+=(chromium)
-  fc-list :lang=zh 2>/dev/null | grep -q . || missing+=(fonts-noto-cjk)
+  command -v pdffonts >/dev/null || missing+=(poppler-utils)
 fi
 
 install_system_packages() {
@@ -44,7 +47,7 @@ install_system_packages() {
 }
 
 [ ${#missing[@]} -eq 0 ] || install_system_packages
-case $part in graphviz | system) exit 0 ;; esac
+case $part in site | system) exit 0 ;; esac
 
 # Python 3.11 exactly: the pinned torch==2.13.0 is taken as its CPU build for 3.11; for 3.12 or 3.13 pip
 # resolves PyPI's CUDA build instead (torch plus ~20 NVIDIA packages, several GB), which no test here ran on.

@@ -65,7 +65,8 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
 
 
 def on_page_context(context: dict, page: Page, config: MkDocsConfig, nav) -> dict:
-    if _project is not None:
+    # A page the build makes (the print editions, docsys/build/print_edition) has no source to edit or view.
+    if _project is not None and getattr(page.file, "generated_by", None) is None:
         source = source_of(page.file.src_uri, _project.docs)
         if not (_project.root / source).is_file():
             raise PluginError(

@@ -16,7 +16,8 @@ from docsys.core.paths import ARTIFACTS_DIR, DEFAULT_LANG, DOCS_DIR, page_paths
 
 EN_PAGES = [p.relative_to(DOCS_DIR / DEFAULT_LANG).with_suffix("") for p in page_paths(DEFAULT_LANG)]
 NOTEBOOKS = ["notebooks/speed-up-training"]
-ONE_OF_EACH_KIND = ["index", "autograd", *NOTEBOOKS]  # the home page, a text page, a notebook page
+PRINT_EDITIONS = ["print"]  # every page of a language on one (docsys/build/print_edition)
+ONE_OF_EACH_KIND = ["index", "autograd", *NOTEBOOKS, *PRINT_EDITIONS]  # home, a text page, a notebook, the print page
 
 
 def _pair(slug) -> PagePair:
@@ -40,11 +41,11 @@ def reader(browser, site):
 
 
 def test_every_built_page_pair_is_audited(built_site):
-    audited = {_pair(slug).en for slug in [*EN_PAGES, *NOTEBOOKS]}
+    audited = {_pair(slug).en for slug in [*EN_PAGES, *NOTEBOOKS, *PRINT_EDITIONS]}
     assert {pair.en for pair in pairs_of(built_site.path)} == audited
 
 
-@pytest.mark.parametrize("slug", [*EN_PAGES, *NOTEBOOKS], ids=str)
+@pytest.mark.parametrize("slug", [*EN_PAGES, *NOTEBOOKS, *PRINT_EDITIONS], ids=str)
 def test_page_pair_in_the_browser(reader, slug):
     report = audit(reader, [_pair(slug)])
     assert report.visited == 2

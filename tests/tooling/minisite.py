@@ -83,7 +83,9 @@ def build(
     proc = subprocess.run(
         [sys.executable, "-c", _BUILD, json.dumps(args)],
         cwd=ROOT,
-        env={**os.environ, "NO_MKDOCS_2_WARNING": "1", "REPO_URL": "", **(env or {})},
+        # The zh print edition's font subset is keyed by its characters: share the project's (seconds each).
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1", "REPO_URL": "",
+             "PRINT_FONT_CACHE_DIR": str(ROOT / ".cache" / "print-font"), **(env or {})},
         capture_output=True,
         text=True,
         timeout=300,

@@ -43,7 +43,8 @@ def _reindexed(site: Path, lang: str, change: Callable[[str, str], str]) -> None
     for page in root.rglob("index.html"):
         path = page.relative_to(root).as_posix()
         article = _ARTICLE_RE.search(page.read_text(encoding="utf-8"))
-        if article and not path.startswith(("pagefind/", *(others if lang == DEFAULT_LANG else ()))):
+        # The print edition is no search result (its front matter says `search: {exclude: true}`).
+        if article and not path.startswith(("pagefind/", "print/", *(others if lang == DEFAULT_LANG else ()))):
             pages[path] = change(path, article[1])
     shutil.rmtree(root / BUNDLE)
     language = Language(lang)  # (the small site has no glossary, so no terms)

@@ -58,7 +58,10 @@ def on_template_context(context: dict, template_name: str, config: MkDocsConfig)
 
 
 def on_post_page(output: str, page: Page, config: MkDocsConfig) -> str:
-    """Keep the page's article for the index (the 404 page is not a search result)."""
+    """Keep the page's article for the index (the 404 page is not a search result, nor a page whose
+    front matter says `search: {exclude: true}`, as the print editions' do: docsys/build/print_edition)."""
+    if ((getattr(page, "meta", None) or {}).get("search") or {}).get("exclude"):
+        return output
     lang = page_lang(page.file.src_uri)
     article = _ARTICLE_RE.search(output)
     if article and page.file.dest_uri not in ("404.html", f"{lang}/404.html"):
