@@ -222,12 +222,12 @@ def _expected_output(lines: list[str], after: int, typed: dict) -> tuple[str | N
 
 
 def _with_download_link(lines: list[str], slug: str, lang: str) -> list[str]:
-    """The notebook's link under the title and its "verified with" stamp."""
+    """The notebook's link under the title, its "verified with" stamp and a translation notice (raw HTML lines)."""
     title = next((i for i, line in enumerate(lines) if line.startswith("# ")), None)
     if title is None:
         return lines
-    at = title + 1
-    while at < len(lines) and (not lines[at].strip() or lines[at].startswith('<p class="verified-with"')):
+    at = title + 1  # after what the build put under the title: the "verified with" stamp, a translation notice
+    while at < len(lines) and (not lines[at].strip() or lines[at].startswith("<")):
         at += 1
     text = html.escape(strings(lang)["download_notebook"])
     link = f'<p class="page-downloads"><a href="{slug}.ipynb" download>{text}</a></p>'

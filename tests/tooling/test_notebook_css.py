@@ -8,13 +8,15 @@ from the small site (tests/tooling/minisite.py) built with the notebook alone, a
 from __future__ import annotations
 
 import os
+import shutil
 from pathlib import Path
 
 import pytest
 
 from docsys.build import notebook_css
 from docsys.checks.downloads import serve_gzip
-from docsys.core.paths import NOTEBOOKS_DIR
+from docsys.checks.site import TEST_REPO_URL
+from docsys.core.paths import NOTEBOOKS_DIR, ROOT
 from tests.tooling import minisite
 
 pytestmark = pytest.mark.browser
@@ -69,7 +71,10 @@ def _build_whole(tmp: Path) -> Path:
     nav = [*minisite.NAV, *(f"notebooks/{source.stem}.ipynb" for source in sorted(NOTEBOOKS_DIR.glob("*.py")))]
     os.environ[notebook_css.KEEP_ENV] = "1"
     try:
-        return minisite.build(docs, tmp / "site", nav=nav).path
+        # as the real site is built (docsys.checks.site.build): with the page links a deploy has, which name
+        # the pinned torch
+        shutil.copy(ROOT / "requirements.txt", tmp / "requirements.txt")
+        return minisite.build(docs, tmp / "site", nav=nav, env={"REPO_URL": TEST_REPO_URL}).path
     finally:
         del os.environ[notebook_css.KEEP_ENV]
 
