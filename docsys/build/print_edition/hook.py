@@ -24,7 +24,7 @@ from mkdocs.structure.nav import Navigation, Section
 from mkdocs.structure.pages import Page as MkDocsPage
 from mkdocs.utils import get_relative_url
 
-from docsys.build.config import language, project_dir
+from docsys.build.config import language, project_dir, serving
 from docsys.build.print_edition import font
 from docsys.build.print_edition.pages import Edition, Page, article_of, body
 from docsys.build.strings import strings
@@ -167,7 +167,8 @@ def _font_style(page_html: str, config: MkDocsConfig) -> tuple[str, str]:
     when the source font is missing."""
     chars = font.characters(page_html)
     try:
-        faces = font.faces(chars, Path(os.environ.get(font.CACHE_ENV) or project_dir(config) / font.CACHE_DIR))
+        cache = Path(os.environ.get(font.CACHE_ENV) or project_dir(config) / font.CACHE_DIR)
+        faces = font.faces(chars, cache, reuse_newest=serving())
     except font.FontMissing as error:
         log.warning(f"print edition ({_state.lang}): {error}")
         return "", ""
