@@ -24,6 +24,7 @@ them in the built site.
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 import html
 import importlib
@@ -254,18 +255,29 @@ def on_post_page(output: str, page: Page, config: MkDocsConfig) -> str:
         return output
     site_dir, page_dir = Path(config.site_dir), Path(config.site_dir) / page.url
     images = _images(output, page, site_dir)
-    nb = _notebook(notebook, page, config, images)
     target = page_dir / f"{Path(page.file.src_uri).stem}.ipynb"
     name = page.file.src_uri.removesuffix(".md").replace("/", "-")
-    cache = project_dir(config) / CACHE_DIR / f"{name}.{hashlib.sha256(nb.encode()).hexdigest()[:20]}.ipynb"
+    cache = project_dir(config) / CACHE_DIR / f"{name}.{_key(notebook, page, config, images)}.ipynb"
     if not cache.is_file():
-        write_atomically(cache, _validated(nb))
+        write_atomically(cache, _validated(_notebook(notebook, page, config, images)))
         for older in cache.parent.glob(f"{name}.*.ipynb"):  # one per page: `mkdocs serve` rebuilds on every edit
             if older != cache:
                 older.unlink(missing_ok=True)
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_bytes(cache.read_bytes())  # not through a temporary file: a site's files stay world-readable
     return _example_downloads(output, page, config, notebook.snippets)
+
+
+def _key(notebook: PageNotebook, page: Page, config: MkDocsConfig, images: dict[str, tuple[str, str]]) -> str:
+    """What the notebook is made of, without making it: its cells, where the site is, its images (their
+    file names hold their content's hash) and this module."""
+    made_of = [notebook.cells, page.url, config.site_url, sorted((alt, n) for alt, (n, _) in images.items())]
+    return hashlib.sha256(_module_digest().encode() + json.dumps(made_of).encode()).hexdigest()[:20]
+
+
+@functools.cache
+def _module_digest() -> str:
+    return hashlib.sha256(Path(__file__).read_bytes()).hexdigest()
 
 
 def _notebook(notebook: PageNotebook, page: Page, config: MkDocsConfig, images: dict[str, tuple[str, str]]) -> str:
