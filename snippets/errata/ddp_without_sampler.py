@@ -1,5 +1,17 @@
 import torch
+import torch.distributed as dist
+from torch import nn
+from torch.nn.parallel import DistributedDataParallel as DDP
 from torch.utils.data import DataLoader, DistributedSampler, TensorDataset
+
+# "cuda:gloo" gives the group a backend for CUDA tensors only, as init_process_group("nccl") does
+dist.init_process_group("cuda:gloo", store=dist.HashStore(), rank=0, world_size=1)
+try:
+    DDP(nn.Linear(2, 2))  # the model was built on the CPU and never moved
+except RuntimeError as error:
+    print(f"DDP(model) on the CPU: RuntimeError: {error}")
+dist.destroy_process_group()
+
 
 dataset = TensorDataset(torch.arange(8))
 
