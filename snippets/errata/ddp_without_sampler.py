@@ -1,17 +1,15 @@
 import torch
 import torch.distributed as dist
-from torch import nn
 from torch.nn.parallel import DistributedDataParallel as DDP
 from torch.utils.data import DataLoader, DistributedSampler, TensorDataset
 
-# "cuda:gloo" gives the group a backend for CUDA tensors only, as init_process_group("nccl") does
+# "cuda:gloo": a group whose only backend serves CUDA tensors, as with "nccl"
 dist.init_process_group("cuda:gloo", store=dist.HashStore(), rank=0, world_size=1)
 try:
-    DDP(nn.Linear(2, 2))  # the model was built on the CPU and never moved
+    DDP(torch.nn.Linear(2, 2))  # built on the CPU, never moved
 except RuntimeError as error:
     print(f"DDP(model) on the CPU: RuntimeError: {error}")
 dist.destroy_process_group()
-
 
 dataset = TensorDataset(torch.arange(8))
 
