@@ -1,5 +1,14 @@
 import torch
+import torch.distributed as dist
 from torch.utils.data import DataLoader, DistributedSampler, TensorDataset
+
+# "cuda:gloo": a group whose only backend serves CUDA tensors, as with "nccl"
+dist.init_process_group("cuda:gloo", store=dist.HashStore(), rank=0, world_size=1)
+try:
+    torch.nn.parallel.DistributedDataParallel(torch.nn.Linear(2, 2))  # a model left on the CPU
+except RuntimeError as error:
+    print("DDP(model) on the CPU: RuntimeError:", error)
+dist.destroy_process_group()
 
 dataset = TensorDataset(torch.arange(8))
 
