@@ -47,7 +47,8 @@ from docsys.build.config import page_of
 from docsys.build.files import write_atomically
 from docsys.build.strings import STRINGS_FILE, strings
 from docsys.core.paths import page_lang
-from docsys.core.snippet import BENCH_GLOB
+from docsys.core.snippet import BENCH_GLOB, SnippetHeaderError
+from docsys.core.snippet import load as load_snippet
 from docsys.core.text import example_directives, heading_title, headings, inside_fences
 
 log = logging.getLogger("mkdocs.extensions.changelog")
@@ -93,6 +94,7 @@ class Changelog:
     problem: str | None  # why there is no history (then entries is empty)
     titles: dict[str, str] = field(default_factory=dict)  # every page (slug) -> its title
     platforms: dict[str, tuple[str, ...]] = field(default_factory=dict)  # every page -> its recordings' platforms
+    waiting: dict[str, int] = field(default_factory=dict)  # every page -> its GPU examples not yet recorded
 
 
 def shown_snippets(markdown: str, snippets_dir: Path) -> set[str]:
@@ -130,8 +132,15 @@ def _record_facts(docs_dir: Path, snippet: str) -> dict | None:
     return history.record_facts(path.read_text(encoding="utf-8")) if path.is_file() else None
 
 
-def _record_torch(docs_dir: Path, snippet: str) -> str | None:
-    return (_record_facts(docs_dir, snippet) or {}).get("torch")
+def _waits_for_a_gpu(snippets_dir: Path, snippet: str) -> bool:
+    """A GPU example (docsys.core.snippet marks) with no recorded output yet: its page shows none."""
+    path = snippets_dir / snippet
+    if not path.is_file() or path.with_suffix(".out").is_file():
+        return False
+    try:
+        return load_snippet(path, snippets_dir).platform == "cuda"
+    except SnippetHeaderError:  # the snippet tests say so; the changelog only counts
+        return False
 
 
 class _Walk:
@@ -252,9 +261,10 @@ def build(docs_dir: Path, lang: str, past: history.History) -> Changelog:
     }
     now = {slug: tuple(sorted({f["torch"] for f in found if f["torch"]})) for slug, found in facts.items()}
     platforms = {slug: tuple(sorted({f["platform"] for f in found if f["platform"]})) for slug, found in facts.items()}
+    waiting = {slug: sum(_waits_for_a_gpu(snippets_dir, s) for s in snippets) for slug, snippets in shows.items()}
     titles = page_titles(docs_dir, lang)
     if past.problem:
-        return Changelog((), now, past.problem, titles, platforms)
+        return Changelog((), now, past.problem, titles, platforms, waiting)
     walk = _Walk(lang, shows, past.records, docs_dir)
     for commit in past.commits:
         walk.commit(commit.date, commit.when, commit.changes)
@@ -262,7 +272,7 @@ def build(docs_dir: Path, lang: str, past: history.History) -> Changelog:
         walk.commit(UNCOMMITTED, "", past.uncommitted)
     entries = [_settled(e) for e in walk.entries.values()]
     entries = [e for e in entries if _kinds(e)]
-    return Changelog(tuple(_ordered(entries)), now, None, titles, platforms)
+    return Changelog(tuple(_ordered(entries)), now, None, titles, platforms, waiting)
 
 
 def _ordered(entries: list[Entry]) -> list[Entry]:
@@ -350,8 +360,10 @@ def _every_page(log_: Changelog, lang: str, titles: dict[str, str]) -> list[str]
     rows = []
     for slug, versions in sorted(log_.pages.items(), key=lambda item: titles.get(item[0], item[0]).lower()):
         link = f"[{titles.get(slug, slug)}]({slug}.md)"
-        torch = _recorded_with(versions, log_.platforms.get(slug, ()), s) if versions else ""
-        rows.append("- " + (s["changelog_entry"].format(page=link, changes=torch) if torch else link))
+        said = [_recorded_with(versions, log_.platforms.get(slug, ()), s)] if versions else []
+        said += [s["changelog_waiting"].format(count=n)] if (n := log_.waiting.get(slug)) else []
+        changes = s["changelog_sentence_sep"].join(said)
+        rows.append("- " + (s["changelog_entry"].format(page=link, changes=changes) if said else link))
     return rows
 
 
@@ -453,6 +465,7 @@ def _to_json(log_: Changelog) -> dict:
         "problem": log_.problem,
         "titles": log_.titles,
         "platforms": log_.platforms,
+        "waiting": log_.waiting,
     }
 
 
@@ -463,7 +476,7 @@ def _from_json(data: dict) -> Changelog:
     )
     pages = {slug: tuple(versions) for slug, versions in data["pages"].items()}
     platforms = {slug: tuple(found) for slug, found in data["platforms"].items()}
-    return Changelog(entries, pages, data["problem"], data["titles"], platforms)
+    return Changelog(entries, pages, data["problem"], data["titles"], platforms, data["waiting"])
 
 
 @functools.cache

@@ -245,6 +245,21 @@ def test_files_without_a_repository_list_every_page_undated(repo, tmp_path, capl
     assert "- [其他](other.md)" in lines
 
 
+def test_every_page_counts_its_gpu_examples_not_yet_recorded(repo):
+    write(repo, "docs/en/loop.md", "# Loop { #loop }\n\n::: example loop/step.py\n\n::: example loop/gpu.py\n")
+    write(repo, "snippets/loop/gpu.py", "# marks: cuda\nimport torch\n")
+    write(repo, "snippets/loop/cpu.py", "print(0)\n")  # not shown, not recorded: not counted
+    log_ = changelog.build(repo / "docs", "en", history.read(repo, repo / ".cache" / "changelog"))
+    lines = changelog.markdown_lines(log_, "en", changelog.page_titles(repo / "docs", "en"), "../feed-en.xml")
+    every_page = lines[
+        lines.index("## Every page, with the torch version its examples were recorded with { #every-page }") :
+    ]
+    assert (
+        "- [Loop](loop.md): Recorded with torch 2.13.0+cpu on CPU. GPU examples not yet recorded on a GPU (1)."
+        in every_page
+    )
+
+
 def test_a_project_inside_another_repository_does_not_read_that_repository(repo):
     inner = repo / "vendored"
     write(inner, "docs/en/x.md", "# X { #x }\n")
