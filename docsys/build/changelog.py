@@ -6,10 +6,15 @@ recorded outputs it includes on their own, and the graphs and figures it draws. 
 
 - "New page": the day docs/<lang>/<slug>.md first appeared (the other language has its own day);
 - "Text revised": that language's page itself was edited;
-- per example: its output changed (its `.out`, the compared form, changed: what the code does), or its
-  code changed with the same output, or it was re-recorded with the same output (only `.record.json`,
-  graph or figure data changed: another machine, date or torch);
-- the torch versions its recordings named after that day (the recordings' provenance).
+- per example, from which of its files changed: its output changed (its `.out`, the compared form), was
+  recorded for the first time (`.out` added: a new example, or a GPU example's first GPU run) or its
+  recording was removed (`.out` deleted: a stale GPU recording, not recorded again yet); its code changed
+  with the same compared output, or with no output recorded yet; it ran again (`.record.json` only): a
+  benchmark is "re-measured" (its shown numbers may differ), another example printed the very same text
+  (the `printed` digests of the two record versions agree) or printed text that differs only where the
+  tests mask it (timings, addresses); its graph or figure data changed;
+- for entries whose recordings changed, the torch versions and platforms (CPU, GPU) of those recordings
+  at the end of that day (their provenance). Text-only entries name none.
 
 Days are newest first. Changes not yet committed come first, under their own heading. Pages that no
 longer exist are left out (nothing to link to). Without history (docsys.build.history says why) the
@@ -31,7 +36,7 @@ import re
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from datetime import datetime
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from markdown import Markdown
 from markdown.extensions import Extension
@@ -42,7 +47,8 @@ from docsys.build.config import page_of
 from docsys.build.files import write_atomically
 from docsys.build.strings import STRINGS_FILE, strings
 from docsys.core.paths import page_lang
-from docsys.core.snippet import BENCH_GLOB
+from docsys.core.snippet import BENCH_GLOB, SnippetHeaderError
+from docsys.core.snippet import load as load_snippet
 from docsys.core.text import example_directives, heading_title, headings, inside_fences
 
 log = logging.getLogger("mkdocs.extensions.changelog")
@@ -64,10 +70,21 @@ class Entry:
     new: bool = False
     text: bool = False
     outputs: set[str] = field(default_factory=set)  # snippets (relative to snippets/) whose output changed
-    code: set[str] = field(default_factory=set)  # code changed, same output
+    added: set[str] = field(default_factory=set)  # output recorded for the first time (a new example, a GPU one)
+    removed: set[str] = field(default_factory=set)  # recording removed (a stale GPU one): not recorded now
+    code: set[str] = field(default_factory=set)  # code changed, same output (as the tests compare it)
     unrecorded: set[str] = field(default_factory=set)  # code changed, no output recorded yet (a GPU example)
-    rerecorded: set[str] = field(default_factory=set)  # recording changed, same code and output
-    torch: tuple[str, ...] = ()
+    rerecorded: set[str] = field(default_factory=set)  # ran again, printed exactly the same text
+    reprinted: set[str] = field(default_factory=set)  # ran again, printed text differs in what tests mask
+    remeasured: set[str] = field(default_factory=set)  # a benchmark ran again: its numbers may differ
+    redrawn: set[str] = field(default_factory=set)  # graph or figure data changed
+    recorded_with: dict[str, list] = field(default_factory=dict)  # snippet -> [torch, platform] at day's end
+    torch: tuple[str, ...] = ()  # of the recordings that changed (settled)
+    platforms: tuple[str, ...] = ()  # "cpu", "cuda" of those recordings (settled)
+
+
+KIND_SETS = ("outputs", "added", "removed", "code", "unrecorded", "rerecorded", "reprinted", "remeasured", "redrawn")
+RECORDING_KINDS = ("outputs", "added", "rerecorded", "reprinted", "remeasured", "redrawn")  # a run of today's torch
 
 
 @dataclass(frozen=True)
@@ -76,6 +93,8 @@ class Changelog:
     pages: dict[str, tuple[str, ...]]  # every page (slug) -> the torch versions of its recordings now
     problem: str | None  # why there is no history (then entries is empty)
     titles: dict[str, str] = field(default_factory=dict)  # every page (slug) -> its title
+    platforms: dict[str, tuple[str, ...]] = field(default_factory=dict)  # every page -> its recordings' platforms
+    waiting: dict[str, int] = field(default_factory=dict)  # every page -> its GPU examples not yet recorded
 
 
 def shown_snippets(markdown: str, snippets_dir: Path) -> set[str]:
@@ -92,33 +111,51 @@ def shown_snippets(markdown: str, snippets_dir: Path) -> set[str]:
 
 
 def _snippet_of(rel: str) -> tuple[str, str] | None:
-    """(snippet, kind) for a file under snippets/: kind is "code", "output" or "recording"."""
+    """(snippet, file) for a file under snippets/: file is "code", "output", "record" or "drawing"."""
     if rel.endswith(".py"):
         return rel, "code"
     m = RECORDING_RE.match(rel)
     if m is None:
         return None
-    return m["snippet"] + ".py", "output" if rel.endswith(".out") else "recording"
+    file = "output" if rel.endswith(".out") else "record" if rel.endswith(".record.json") else "drawing"
+    return m["snippet"] + ".py", file
 
 
-def _record_torch(docs_dir: Path, snippet: str) -> str | None:
+def is_benchmark(snippet: str) -> bool:
+    """As docsys.core.snippet Snippet.is_benchmark: its shown numbers are measurements."""
+    return PurePosixPath(snippet).match(BENCH_GLOB)
+
+
+def _record_facts(docs_dir: Path, snippet: str) -> dict | None:
     record = docs_dir.parent / "snippets" / snippet.removesuffix(".py")
     path = record.with_name(record.name + ".record.json")
-    return history.torch_of(path.read_text(encoding="utf-8")) if path.is_file() else None
+    return history.record_facts(path.read_text(encoding="utf-8")) if path.is_file() else None
+
+
+def _waits_for_a_gpu(snippets_dir: Path, snippet: str) -> bool:
+    """A GPU example (docsys.core.snippet marks) with no recorded output yet: its page shows none."""
+    path = snippets_dir / snippet
+    if not path.is_file() or path.with_suffix(".out").is_file():
+        return False
+    try:
+        return load_snippet(path, snippets_dir).platform == "cuda"
+    except SnippetHeaderError:  # the snippet tests say so; the changelog only counts
+        return False
 
 
 class _Walk:
     """Entries of one language, commit by commit, oldest first."""
 
-    def __init__(self, lang: str, shows: dict[str, set[str]], torch_of_blob: dict[str, str], docs_dir: Path) -> None:
-        self.lang, self.shows, self.torch_of_blob, self.docs_dir = lang, shows, torch_of_blob, docs_dir
+    def __init__(self, lang: str, shows: dict[str, set[str]], records: dict[str, dict], docs_dir: Path) -> None:
+        self.lang, self.shows, self.records_of_blob, self.docs_dir = lang, shows, records, docs_dir
         self.shown_on: dict[str, set[str]] = {}
         for slug, snippets in shows.items():
             for snippet in snippets:
                 self.shown_on.setdefault(snippet, set()).add(slug)
         self.seen: set[str] = set()
-        self.torch: dict[str, str] = {}  # snippet -> torch version of its recording at this point
+        self.record: dict[str, dict] = {}  # snippet -> record_facts of its recording at this point
         self.recorded: set[str] = set()  # snippets with a recorded output at this point
+        self.ever_recorded: set[str] = set()  # snippets that had a recorded output before this point
         self.entries: dict[tuple[str, str], Entry] = {}
 
     def commit(self, day: str, when: str, changes: tuple[history.Change, ...]) -> None:
@@ -128,7 +165,11 @@ class _Walk:
         for slug in touched:
             entry = self.entries[day, slug]
             entry.when = max(entry.when, when)
-            entry.torch = tuple(sorted({self.torch[s] for s in self.shows[slug] if s in self.torch}))
+            entry.recorded_with = {
+                s: [facts.get("torch"), facts.get("platform")]
+                for s in sorted(self.shows[slug])
+                if (facts := self.record.get(s))
+            }
 
     def _entry(self, day: str, slug: str) -> Entry:
         return self.entries.setdefault((day, slug), Entry(day, slug))
@@ -147,44 +188,66 @@ class _Walk:
         found = _snippet_of(change.path.removeprefix("snippets/")) if change.path.startswith("snippets/") else None
         if found is None:
             return set()
-        snippet, kind = found
-        if change.path.endswith(".record.json"):
-            self._note_torch(snippet, change)
-        if kind == "output":
-            (self.recorded.discard if change.status == "D" else self.recorded.add)(snippet)
-        if kind == "code" and snippet not in self.recorded:
-            kind = "unrecorded"
+        snippet, file = found
+        kind = self._kind(snippet, file, change)
+        if kind is None:
+            return set()
         for slug in self.shown_on.get(snippet, ()):
-            entry = self._entry(day, slug)
-            {
-                "code": entry.code,
-                "unrecorded": entry.unrecorded,
-                "output": entry.outputs,
-                "recording": entry.rerecorded,
-            }[kind].add(snippet)
+            getattr(self._entry(day, slug), kind).add(snippet)
         return self.shown_on.get(snippet, set())
 
-    def _note_torch(self, snippet: str, change: history.Change) -> None:
+    def _kind(self, snippet: str, file: str, change: history.Change) -> str | None:
+        """Which of Entry's sets a changed file of a snippet goes in (None: nothing a reader is told)."""
+        if file == "output":
+            first = snippet not in self.ever_recorded
+            self.ever_recorded.add(snippet)
+            (self.recorded.discard if change.status == "D" else self.recorded.add)(snippet)
+            return "removed" if change.status == "D" else "added" if first else "outputs"
+        if file == "code":
+            return "code" if snippet in self.recorded else "unrecorded"
+        if file == "drawing":
+            return "redrawn"
+        return self._record_kind(snippet, change)
+
+    def _record_kind(self, snippet: str, change: history.Change) -> str | None:
+        before = self.record.pop(snippet, None)
         if change.status == "D":
-            self.torch.pop(snippet, None)
-            return
-        version = (
-            self.torch_of_blob.get(change.blob)
+            return None  # its `.out` goes too, and says so
+        after = (
+            self.records_of_blob.get(change.blob)
             if change.blob != history.NO_BLOB
-            else _record_torch(self.docs_dir, snippet)
+            else _record_facts(self.docs_dir, snippet)
         )
-        if version:
-            self.torch[snippet] = version
+        if after:
+            self.record[snippet] = after
+        if is_benchmark(snippet):
+            return "remeasured"
+        same = before and after and before["printed"] == after["printed"]
+        return "rerecorded" if same else "reprinted"
 
 
 def _settled(entry: Entry) -> Entry:
     """What a reader is told: a new page is new (its first recordings are part of it); an output that
-    changed is not also "re-recorded"; code that changed with its output is the output's change."""
-    if entry.new:
-        entry.text, entry.outputs, entry.code, entry.unrecorded, entry.rerecorded = False, set(), set(), set(), set()
-    entry.unrecorded -= entry.outputs  # recorded later that day
-    entry.code -= entry.outputs
-    entry.rerecorded -= entry.outputs | entry.code
+    changed, or was first recorded or removed, is not also told as code changed or re-recorded; the torch
+    versions and platforms are those of the recordings that changed (none when none did)."""
+    if entry.new:  # its torch: that of every recording it shows
+        for kind in KIND_SETS:
+            setattr(entry, kind, set())
+        entry.text = False
+    again = entry.removed & entry.added  # removed and recorded again the same day: its output changed
+    entry.outputs |= again
+    entry.removed -= again
+    entry.added -= again | entry.outputs
+    recorded = entry.outputs | entry.added | entry.removed
+    entry.unrecorded -= recorded  # recorded later that day, or the recording's removal says it
+    entry.code -= recorded
+    entry.rerecorded -= recorded | entry.code
+    entry.reprinted -= recorded | entry.code
+    entry.remeasured -= recorded
+    runs = set(entry.recorded_with) if entry.new else set().union(*(getattr(entry, k) for k in RECORDING_KINDS))
+    facts = [entry.recorded_with[s] for s in sorted(runs) if s in entry.recorded_with]
+    entry.torch = tuple(sorted({torch for torch, _ in facts if torch}))
+    entry.platforms = tuple(sorted({platform for _, platform in facts if platform}))
     return entry
 
 
@@ -193,21 +256,23 @@ def build(docs_dir: Path, lang: str, past: history.History) -> Changelog:
     pages = sorted((docs_dir / lang).glob("*.md"))
     snippets_dir = docs_dir.parent / "snippets"
     shows = {p.stem: shown_snippets(p.read_text(encoding="utf-8"), snippets_dir) for p in pages}
-    now = {
-        slug: tuple(sorted({v for s in snippets if (v := _record_torch(docs_dir, s))}))
-        for slug, snippets in shows.items()
+    facts = {
+        slug: [f for s in sorted(snippets) if (f := _record_facts(docs_dir, s))] for slug, snippets in shows.items()
     }
+    now = {slug: tuple(sorted({f["torch"] for f in found if f["torch"]})) for slug, found in facts.items()}
+    platforms = {slug: tuple(sorted({f["platform"] for f in found if f["platform"]})) for slug, found in facts.items()}
+    waiting = {slug: sum(_waits_for_a_gpu(snippets_dir, s) for s in snippets) for slug, snippets in shows.items()}
     titles = page_titles(docs_dir, lang)
     if past.problem:
-        return Changelog((), now, past.problem, titles)
-    walk = _Walk(lang, shows, past.torch, docs_dir)
+        return Changelog((), now, past.problem, titles, platforms, waiting)
+    walk = _Walk(lang, shows, past.records, docs_dir)
     for commit in past.commits:
         walk.commit(commit.date, commit.when, commit.changes)
     if past.uncommitted:
         walk.commit(UNCOMMITTED, "", past.uncommitted)
     entries = [_settled(e) for e in walk.entries.values()]
     entries = [e for e in entries if _kinds(e)]
-    return Changelog(tuple(_ordered(entries)), now, None, titles)
+    return Changelog(tuple(_ordered(entries)), now, None, titles, platforms, waiting)
 
 
 def _ordered(entries: list[Entry]) -> list[Entry]:
@@ -242,9 +307,14 @@ def _kinds(entry: Entry) -> list[tuple[str, set[str] | None]]:
         (key, found)
         for key, found in (
             ("changelog_outputs", entry.outputs),
+            ("changelog_added", entry.added),
+            ("changelog_removed", entry.removed),
             ("changelog_code", entry.code),
             ("changelog_unrecorded", entry.unrecorded),
+            ("changelog_remeasured", entry.remeasured),
+            ("changelog_reprinted", entry.reprinted),
             ("changelog_rerecorded", entry.rerecorded),
+            ("changelog_redrawn", entry.redrawn),
         )
         if found
     ]
@@ -261,8 +331,14 @@ def sentences(entry: Entry, lang: str) -> list[str]:
     s = strings(lang)
     found = [s[key].format(names=_names(names, entry.slug, s)) if names else s[key] for key, names in _kinds(entry)]
     if entry.torch:
-        found.append(s["changelog_torch"].format(torch=" / ".join(entry.torch)))
+        found.append(_recorded_with(entry.torch, entry.platforms, s))
     return found
+
+
+def _recorded_with(torch: tuple[str, ...], platforms: tuple[str, ...], s: dict[str, str]) -> str:
+    """The provenance of recordings in words ("Recorded with torch X on CPU."), platforms from strings.yml."""
+    where = s["changelog_list_sep"].join(s.get(f"changelog_platform_{p}", p) for p in platforms)
+    return s["changelog_torch"].format(torch=" / ".join(torch), platforms=where or s["changelog_platform_unknown"])
 
 
 def page_titles(docs_dir: Path, lang: str) -> dict[str, str]:
@@ -284,8 +360,10 @@ def _every_page(log_: Changelog, lang: str, titles: dict[str, str]) -> list[str]
     rows = []
     for slug, versions in sorted(log_.pages.items(), key=lambda item: titles.get(item[0], item[0]).lower()):
         link = f"[{titles.get(slug, slug)}]({slug}.md)"
-        torch = s["changelog_torch"].format(torch=" / ".join(versions)) if versions else ""
-        rows.append("- " + (s["changelog_entry"].format(page=link, changes=torch) if torch else link))
+        said = [_recorded_with(versions, log_.platforms.get(slug, ()), s)] if versions else []
+        said += [s["changelog_waiting"].format(count=n)] if (n := log_.waiting.get(slug)) else []
+        changes = s["changelog_sentence_sep"].join(said)
+        rows.append("- " + (s["changelog_entry"].format(page=link, changes=changes) if said else link))
     return rows
 
 
@@ -381,14 +459,24 @@ _memo: dict[tuple[str, str], Changelog] = {}
 
 def _to_json(log_: Changelog) -> dict:
     entries = [{**vars(e), **{k: sorted(v) for k, v in vars(e).items() if isinstance(v, set)}} for e in log_.entries]
-    return {"entries": entries, "pages": log_.pages, "problem": log_.problem, "titles": log_.titles}
+    return {
+        "entries": entries,
+        "pages": log_.pages,
+        "problem": log_.problem,
+        "titles": log_.titles,
+        "platforms": log_.platforms,
+        "waiting": log_.waiting,
+    }
 
 
 def _from_json(data: dict) -> Changelog:
-    sets = ("outputs", "code", "unrecorded", "rerecorded")
-    entries = tuple(Entry(**{**e, **{k: set(e[k]) for k in sets}, "torch": tuple(e["torch"])}) for e in data["entries"])
+    tuples = ("torch", "platforms")
+    entries = tuple(
+        Entry(**{**e, **{k: set(e[k]) for k in KIND_SETS}, **{k: tuple(e[k]) for k in tuples}}) for e in data["entries"]
+    )
     pages = {slug: tuple(versions) for slug, versions in data["pages"].items()}
-    return Changelog(entries, pages, data["problem"], data["titles"])
+    platforms = {slug: tuple(found) for slug, found in data["platforms"].items()}
+    return Changelog(entries, pages, data["problem"], data["titles"], platforms, data["waiting"])
 
 
 @functools.cache

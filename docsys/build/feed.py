@@ -2,8 +2,9 @@
 
 The entries are docsys.build.changelog's, the same ones the changelog page lists, read once per
 build. The feed is written at the end of the language's build to `<site>/feed-<lang>.xml`, its links
-absolute from `site_url` (the deploy workflow sets SITE_URL). Every page of that language links it
-with `<link rel="alternate" type="application/rss+xml">` (overrides/main.html), by a relative URL:
+absolute from `site_url` (the deploy workflow sets SITE_URL). That language's home page and changelog
+(announces_feed; no other page) link it with `<link rel="alternate" type="application/rss+xml">`
+(overrides/main.html), by a relative URL:
 Material's script fetches `sitemap.xml` beside every alternate link, which must be the served site's.
 
 Why not mkdocs-rss-plugin: it dates each page by its own file's git dates, so it cannot say that a

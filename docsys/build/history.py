@@ -1,8 +1,9 @@
 """The project's history as the changelog reads it: which page and snippet files each commit touched.
 
 One walk per HEAD: `git log --raw` over docs/<lang>/ and snippets/ (oldest commit first), and one
-`git cat-file --batch` for the torch version in every version of every `.record.json` it names
-(the recording's provenance, docsys.core.recording). Both are cached in `.cache/changelog/` by the
+`git cat-file --batch` for what the changelog reads from every version of every `.record.json` it
+names (record_facts: the torch version and platform of the recording's provenance, docsys.core.recording,
+and a digest of the output it printed, which is what a page shows). Both are cached in `.cache/changelog/` by the
 HEAD commit, so a warm build runs only `git rev-parse` and `git status` (what is not yet committed,
 which is never cached). `History.key` names what anything built from the history depends on (HEAD,
 and each uncommitted file's size and time); docsys.build.changelog caches its pages and feeds by it.
@@ -25,7 +26,7 @@ from pathlib import Path
 from docsys.build.files import write_atomically
 
 CACHE_DIR = Path(".cache") / "changelog"
-FORMAT = 1  # of the cached walk: bump when what is cached changes
+FORMAT = 2  # of the cached walk: bump when what is cached changes
 PATHS = ("docs/en", "docs/zh", "snippets")
 COMMIT_MARK = "\x00"
 NO_BLOB = "0" * 40
@@ -60,7 +61,7 @@ class History:
     cache_dir: Path | None = None
 
     @functools.cached_property
-    def _walked(self) -> tuple[tuple[Commit, ...], dict[str, str]]:
+    def _walked(self) -> tuple[tuple[Commit, ...], dict[str, dict]]:
         """Walked (or read from the cache) only when asked: a build whose changelog is cached never is."""
         if self.problem or self.root is None or self.cache_dir is None:
             return (), {}
@@ -71,7 +72,7 @@ class History:
         return self._walked[0]
 
     @property
-    def torch(self) -> dict[str, str]:  # a .record.json blob -> the torch version it names
+    def records(self) -> dict[str, dict]:  # a .record.json blob -> its record_facts
         return self._walked[1]
 
 
@@ -118,28 +119,40 @@ def parse_status(text: str) -> tuple[Change, ...]:
     return tuple(changes)
 
 
-def parse_batch(text: str, blobs: list[str]) -> dict[str, str]:
-    """The torch version of each record blob from `git cat-file --batch` output (unreadable ones left out)."""
+def parse_batch(text: str, blobs: list[str]) -> dict[str, dict]:
+    """The record_facts of each record blob from `git cat-file --batch` output (unreadable ones left out)."""
     found, position = {}, 0
     for blob in blobs:
         header_end = text.index("\n", position)
         size = int(text[position:header_end].split()[2])
         body = text[header_end + 1 : header_end + 1 + size]
         position = header_end + 1 + size + 1
-        if version := torch_of(body):
-            found[blob] = version
+        if facts := record_facts(body):
+            found[blob] = facts
     return found
 
 
-def torch_of(record_text: str) -> str | None:
+def record_facts(record_text: str) -> dict | None:
+    """What the changelog reads from a recording: its torch version and platform ("cpu" or "cuda"), and a
+    digest of what it printed (the text its page shows), so two versions can be told apart cheaply."""
     try:
-        version = json.loads(record_text).get("software", {}).get("torch")
-    except (json.JSONDecodeError, AttributeError):
+        data = json.loads(record_text)
+    except json.JSONDecodeError:
         return None
-    return version if isinstance(version, str) else None
+    if not isinstance(data, dict):
+        return None
+    software = data.get("software")
+    torch = software.get("torch") if isinstance(software, dict) else None
+    platform = data.get("platform")
+    printed = json.dumps(data.get("printed"), sort_keys=True).encode("utf-8")
+    return {
+        "torch": torch if isinstance(torch, str) else None,
+        "platform": platform if isinstance(platform, str) else None,
+        "printed": hashlib.sha256(printed).hexdigest()[:16],
+    }
 
 
-def _walk(root: Path) -> tuple[tuple[Commit, ...], dict[str, str]]:
+def _walk(root: Path) -> tuple[tuple[Commit, ...], dict[str, dict]]:
     log = _git(root, "log", "--raw", "--no-abbrev", "--no-renames", "--format=%x00%H %cI", "--", *PATHS)
     commits = parse_log(log)
     blobs = sorted(
@@ -160,23 +173,23 @@ def _walk(root: Path) -> tuple[tuple[Commit, ...], dict[str, str]]:
     return commits, parse_batch(batch, blobs) if blobs else {}
 
 
-def _cached_walk(root: Path, head: str, cache_dir: Path) -> tuple[tuple[Commit, ...], dict[str, str]]:
+def _cached_walk(root: Path, head: str, cache_dir: Path) -> tuple[tuple[Commit, ...], dict[str, dict]]:
     path = cache_dir / f"walk-{FORMAT}-{head}.json"
     if path.is_file():
         data = json.loads(path.read_text(encoding="utf-8"))
         commits = tuple(Commit(c["sha"], c["when"], tuple(Change(*x) for x in c["changes"])) for c in data["commits"])
-        return commits, data["torch"]
-    commits, torch = _walk(root)
+        return commits, data["records"]
+    commits, records = _walk(root)
     data = {
         "commits": [
             {"sha": c.sha, "when": c.when, "changes": [[x.status, x.path, x.blob] for x in c.changes]} for c in commits
         ],
-        "torch": torch,
+        "records": records,
     }
     for old in cache_dir.glob(f"walk-{FORMAT}-*.json"):  # one HEAD at a time is enough
         old.unlink(missing_ok=True)
     write_atomically(path, json.dumps(data, separators=(",", ":")))
-    return commits, torch
+    return commits, records
 
 
 def read(root: Path, cache_dir: Path | None = None) -> History:

@@ -47,8 +47,9 @@ def write(repo: Path, rel: str, text: str) -> None:
     path.write_text(text, encoding="utf-8")
 
 
-def record(torch: str, printed: str) -> str:
-    return json.dumps({"snippet": "loop/step.py", "software": {"torch": torch}, "printed": [printed]}) + "\n"
+def record(torch: str, printed: str, platform: str = "cpu") -> str:
+    data = {"snippet": "loop/step.py", "platform": platform, "software": {"torch": torch}, "printed": [printed]}
+    return json.dumps(data) + "\n"
 
 
 def commit(repo: Path, day: str, message: str) -> None:
@@ -89,13 +90,78 @@ def entries_of(root: Path, lang: str) -> list[tuple]:
     ]
 
 
+def kinds_of(root: Path, lang: str = "en") -> list[tuple[str, str, dict[str, list[str]], tuple, tuple]]:
+    """Each entry as (day, slug, {kind: examples} of its non-empty kinds, torch versions, platforms)."""
+    found = changelog.build(root / "docs", lang, history.read(root, root / ".cache" / "changelog"))
+    assert found.problem is None, found.problem
+    return [
+        (e.day, e.slug, {k: sorted(getattr(e, k)) for k in changelog.KIND_SETS if getattr(e, k)}, e.torch, e.platforms)
+        for e in found.entries
+    ]
+
+
 def test_each_day_says_what_changed_on_each_page_newest_first(repo):
     assert entries_of(repo, "en") == [
         ("2026-01-04", "loop", False, False, [], [], ["loop/step.py"], ("2.13.0+cpu",)),
         ("2026-01-03", "loop", False, False, ["loop/step.py"], [], [], ("2.12.0+cpu",)),
-        ("2026-01-02", "loop", False, True, [], [], [], ("2.12.0+cpu",)),
+        ("2026-01-02", "loop", False, True, [], [], [], ()),  # text only: no recording changed, no torch
         ("2026-01-02", "other", True, False, [], [], [], ()),
         ("2026-01-01", "loop", True, False, [], [], [], ("2.12.0+cpu",)),
+    ]
+
+
+def test_a_new_recording_says_only_what_its_record_shows(repo):
+    """A benchmark's new record is re-measured (its shown numbers are measurements); another example's is
+    "printed exactly the same" only when the `printed` of its two record versions agree; drawings apart."""
+    write(repo, "docs/en/loop.md", "# Loop { #loop }\n\n::: example loop/step.py\n\n::: example loop/bench_t.py\n")
+    write(repo, "snippets/loop/bench_t.py", "print('t')\n")
+    write(repo, "snippets/loop/bench_t.out", "| t | <number> |\n")
+    write(repo, "snippets/loop/bench_t.record.json", record("2.13.0+cpu", "| t | 163.1 |"))
+    commit(repo, "2026-01-05", "loop: a benchmark")
+    write(repo, "snippets/loop/step.record.json", record("2.13.0+cpu", "2 (at 0x7f00)"))
+    commit(repo, "2026-01-06", "loop: step re-recorded, an address in what it printed differs")
+    write(repo, "snippets/loop/bench_t.record.json", record("2.13.0+cpu", "| t | 23.9 |"))
+    commit(repo, "2026-01-07", "loop: the benchmark re-measured, same masked .out")
+    write(repo, "snippets/loop/step.record.json", record("2.13.0+cu130", "2 (at 0x7f00)", "cuda"))
+    write(repo, "snippets/loop/step.y.figure.json", "[1, 2]\n")
+    commit(repo, "2026-01-08", "loop: step re-recorded on a GPU, printed the same; its figure data")
+    assert kinds_of(repo)[:4] == [
+        (
+            "2026-01-08",
+            "loop",
+            {"rerecorded": ["loop/step.py"], "redrawn": ["loop/step.py"]},
+            ("2.13.0+cu130",),
+            ("cuda",),
+        ),
+        ("2026-01-07", "loop", {"remeasured": ["loop/bench_t.py"]}, ("2.13.0+cpu",), ("cpu",)),
+        ("2026-01-06", "loop", {"reprinted": ["loop/step.py"]}, ("2.13.0+cpu",), ("cpu",)),
+        ("2026-01-05", "loop", {"added": ["loop/bench_t.py"]}, ("2.13.0+cpu",), ("cpu",)),
+    ]
+
+
+def test_a_removed_recording_and_a_first_one_are_not_an_output_that_changed(repo):
+    """A stale GPU recording deleted (docsys.record.cli) leaves the example unrecorded; its first
+    recording after that, or a new example's first one, is not a change of a shown output either."""
+    (repo / "snippets/loop/step.out").unlink()
+    (repo / "snippets/loop/step.record.json").unlink()
+    write(repo, "snippets/loop/step.py", "import torch\nprint(torch.cuda.device_count())\n")
+    commit(repo, "2026-01-05", "loop: step needs a GPU; its CPU recording is stale")
+    write(repo, "snippets/loop/step.out", "1\n")
+    write(repo, "snippets/loop/step.record.json", record("2.13.0+cu130", "1", "cuda"))
+    write(repo, "docs/en/loop.md", "# Loop { #loop }\n\n::: example loop/step.py\n\n::: example loop/more.py\n")
+    write(repo, "snippets/loop/more.py", "print(3)\n")
+    write(repo, "snippets/loop/more.out", "3\n")
+    write(repo, "snippets/loop/more.record.json", record("2.13.0+cpu", "3"))
+    commit(repo, "2026-01-06", "loop: step recorded on a GPU; a new example")
+    assert kinds_of(repo)[:2] == [
+        (
+            "2026-01-06",
+            "loop",
+            {"outputs": ["loop/step.py"], "added": ["loop/more.py"]},
+            ("2.13.0+cpu", "2.13.0+cu130"),
+            ("cpu", "cuda"),
+        ),
+        ("2026-01-05", "loop", {"removed": ["loop/step.py"]}, (), ()),
     ]
 
 
@@ -122,8 +188,12 @@ def test_changes_not_yet_committed_come_first(repo):
 def test_the_sentences_name_the_example_and_the_torch_version(repo):
     log_ = changelog.build(repo / "docs", "en", history.read(repo, repo / ".cache" / "changelog"))
     lines = changelog.markdown_lines(log_, "en", changelog.page_titles(repo / "docs", "en"), "../feed-en.xml")
-    assert "- [Loop](loop.md): Re-recorded, same output: `step.py`. Verified with torch 2.13.0+cpu." in lines
-    assert "- [Loop](loop.md): Output changed: `step.py`. Verified with torch 2.12.0+cpu." in lines
+    assert (
+        "- [Loop](loop.md): Re-recorded, printed exactly the same (`step.py`). Recorded with torch 2.13.0+cpu on CPU."
+        in lines
+    )
+    assert "- [Loop](loop.md): Output changed (`step.py`). Recorded with torch 2.12.0+cpu on CPU." in lines
+    assert "- [Loop](loop.md): Text revised." in lines
     assert "## 2026-01-04 { #d2026-01-04 }" in lines
 
 
@@ -171,8 +241,23 @@ def test_files_without_a_repository_list_every_page_undated(repo, tmp_path, capl
     assert len(caplog.records) == 1 and "fetch-depth: 0" in caplog.records[0].getMessage()
     assert caplog.records[0].levelno == logging.INFO  # a valid build: strict mode fails on warnings only
     lines = changelog.markdown_lines(found, "zh", changelog.page_titles(tarball / "docs", "zh"), "../../feed-zh.xml")
-    assert "- [循环](loop.md)：已用 torch 2.13.0+cpu 验证。" in lines
+    assert "- [循环](loop.md)：录制所用 torch 2.13.0+cpu（CPU）。" in lines
     assert "- [其他](other.md)" in lines
+
+
+def test_every_page_counts_its_gpu_examples_not_yet_recorded(repo):
+    write(repo, "docs/en/loop.md", "# Loop { #loop }\n\n::: example loop/step.py\n\n::: example loop/gpu.py\n")
+    write(repo, "snippets/loop/gpu.py", "# marks: cuda\nimport torch\n")
+    write(repo, "snippets/loop/cpu.py", "print(0)\n")  # not shown, not recorded: not counted
+    log_ = changelog.build(repo / "docs", "en", history.read(repo, repo / ".cache" / "changelog"))
+    lines = changelog.markdown_lines(log_, "en", changelog.page_titles(repo / "docs", "en"), "../feed-en.xml")
+    every_page = lines[
+        lines.index("## Every page, with the torch version its examples were recorded with { #every-page }") :
+    ]
+    assert (
+        "- [Loop](loop.md): Recorded with torch 2.13.0+cpu on CPU. GPU examples not yet recorded on a GPU (1)."
+        in every_page
+    )
 
 
 def test_a_project_inside_another_repository_does_not_read_that_repository(repo):
