@@ -33,7 +33,7 @@ local = build()
 local(my_x).square().sum().backward()
 every_rank = [torch.empty_like(local.weight.grad) for _ in range(world_size)]
 dist.all_gather(every_rank, local.weight.grad)
-in_float16 = sum((g / world_size).half() for g in every_rank).float()
+in_float16 = sum(g.half() / world_size for g in every_rank).float()  # the hook's order: cast, then divide
 
 exact, compressed = ddp_gradient(), ddp_gradient(fp16_compress_hook)
 error = ((compressed - exact).abs().max() / exact.abs().max()).item()
@@ -41,6 +41,20 @@ if rank == 0:
     print(f"fp16_compress_hook: gradient dtype {compressed.dtype}, equal to the float16 sum of the ranks' "
           f"gradients / {world_size}: {torch.equal(compressed, in_float16)}, largest difference from the "
           f"float32 all-reduce {error:.0e} of the largest gradient")
+
+
+def one_weight_gradient(hook=None):
+    """A one-weight DDP model whose local gradient is 70000 on rank 0 and 0 on the other ranks."""
+    model = DDP(nn.Linear(1, 1, bias=False))
+    if hook is not None:
+        model.register_comm_hook(None, hook)
+    model(torch.full((1, 1), 7e4 if rank == 0 else 0.0)).sum().backward()
+    return model.module.weight.grad.item()
+
+
+plain, fp16 = one_weight_gradient(), one_weight_gradient(fp16_compress_hook)
+if rank == 0:
+    print(f"local gradients 70000 and 0: float32 all-reduce {plain:.1f}, fp16_compress_hook {fp16}")
 try:
     ddp_gradient(bf16_compress_hook)
 except TypeError as err:
