@@ -8,11 +8,13 @@ recorded outputs it includes on their own, and the graphs and figures it draws. 
 - "Text revised": that language's page itself was edited;
 - per example, from which of its files changed: its output changed (its `.out`, the compared form), was
   recorded for the first time (`.out` added: a new example, or a GPU example's first GPU run) or its
-  recording was removed (`.out` deleted: a stale GPU recording, not recorded again yet); its code changed
+  recording was removed (`.out` deleted, not recorded again yet; an empty `.out` is a placeholder, not a
+  recording); a record rewritten with its `recorded_at` unchanged (a format migration) is no run, nor is
+  the `.out` rewritten with it a new output; its code changed
   with the same compared output, or with no output recorded yet; it ran again (`.record.json` only): a
   benchmark is "re-measured" (its shown numbers may differ), another example printed the very same text
   (the `printed` digests of the two record versions agree) or printed text that differs only where the
-  tests mask it (timings, addresses); its graph or figure data changed;
+  tests mask it (timings, addresses); its graph or figure data changed (on the pages that draw it);
 - for entries whose recordings changed, the torch versions and platforms (CPU, GPU) of those recordings
   at the end of that day (their provenance). Text-only entries name none.
 
