@@ -74,7 +74,7 @@ class Entry:
     text: bool = False
     outputs: set[str] = field(default_factory=set)  # snippets (relative to snippets/) whose output changed
     added: set[str] = field(default_factory=set)  # output recorded for the first time (a new example, a GPU one)
-    removed: set[str] = field(default_factory=set)  # recording removed (a stale GPU one): not recorded now
+    removed: set[str] = field(default_factory=set)  # `.out` deleted (not an empty placeholder): not recorded now
     code: set[str] = field(default_factory=set)  # code changed, same output (as the tests compare it)
     unrecorded: set[str] = field(default_factory=set)  # code changed, no output recorded yet (a GPU example)
     rerecorded: set[str] = field(default_factory=set)  # ran again, printed exactly the same text
