@@ -8,11 +8,13 @@ recorded outputs it includes on their own, and the graphs and figures it draws. 
 - "Text revised": that language's page itself was edited;
 - per example, from which of its files changed: its output changed (its `.out`, the compared form), was
   recorded for the first time (`.out` added: a new example, or a GPU example's first GPU run) or its
-  recording was removed (`.out` deleted: a stale GPU recording, not recorded again yet); its code changed
+  recording was removed (`.out` deleted, not recorded again yet; an empty `.out` is a placeholder, not a
+  recording); a record rewritten with its `recorded_at` unchanged (a format migration) is no run, nor is
+  the `.out` rewritten with it a new output; its code changed
   with the same compared output, or with no output recorded yet; it ran again (`.record.json` only): a
   benchmark is "re-measured" (its shown numbers may differ), another example printed the very same text
   (the `printed` digests of the two record versions agree) or printed text that differs only where the
-  tests mask it (timings, addresses); its graph or figure data changed;
+  tests mask it (timings, addresses); its graph or figure data changed (on the pages that draw it);
 - for entries whose recordings changed, the torch versions and platforms (CPU, GPU) of those recordings
   at the end of that day (their provenance). Text-only entries name none.
 
@@ -58,6 +60,7 @@ OUT_INCLUDE_RE = re.compile(r'^\s*--8<--\s+"(?P<target>[^"]+)\.out"\s*$')  # as 
 DRAWN_RE = re.compile(r"\]\((?:graph|figure):(?P<snippet>[^#)\s]+\.py)#")
 RECORDING_RE = re.compile(r"^(?P<snippet>.+?)(?:\.[\w-]+\.dot|\.[\w-]+\.figure\.json|\.record\.json|\.out)$")
 UNCOMMITTED = "uncommitted"
+EMPTY_BLOB = "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391"  # git's blob of an empty file: a placeholder `.out`
 SHOWN_NAMES = 3  # examples named in one sentence before "and N more"
 SHOWN_ENTRIES = 150  # on the page, in whole days (docsys/checks/site.py holds the page to its element budget)
 
@@ -71,7 +74,7 @@ class Entry:
     text: bool = False
     outputs: set[str] = field(default_factory=set)  # snippets (relative to snippets/) whose output changed
     added: set[str] = field(default_factory=set)  # output recorded for the first time (a new example, a GPU one)
-    removed: set[str] = field(default_factory=set)  # recording removed (a stale GPU one): not recorded now
+    removed: set[str] = field(default_factory=set)  # `.out` deleted (not an empty placeholder): not recorded now
     code: set[str] = field(default_factory=set)  # code changed, same output (as the tests compare it)
     unrecorded: set[str] = field(default_factory=set)  # code changed, no output recorded yet (a GPU example)
     rerecorded: set[str] = field(default_factory=set)  # ran again, printed exactly the same text
@@ -146,12 +149,24 @@ def _waits_for_a_gpu(snippets_dir: Path, snippet: str) -> bool:
 class _Walk:
     """Entries of one language, commit by commit, oldest first."""
 
-    def __init__(self, lang: str, shows: dict[str, set[str]], records: dict[str, dict], docs_dir: Path) -> None:
+    def __init__(
+        self,
+        lang: str,
+        shows: dict[str, set[str]],
+        records: dict[str, dict],
+        docs_dir: Path,
+        draws: dict[str, set[str]] | None = None,
+    ) -> None:
         self.lang, self.shows, self.records_of_blob, self.docs_dir = lang, shows, records, docs_dir
         self.shown_on: dict[str, set[str]] = {}
         for slug, snippets in shows.items():
             for snippet in snippets:
                 self.shown_on.setdefault(snippet, set()).add(slug)
+        self.drawn_on: dict[str, set[str]] = {}  # a graph or figure changes only the pages that draw it
+        for slug, snippets in (draws or {}).items():
+            for snippet in snippets:
+                self.drawn_on.setdefault(snippet, set()).add(slug)
+        self.rewritten: set[str] = set()  # snippets whose record this commit rewrote without a run
         self.seen: set[str] = set()
         self.record: dict[str, dict] = {}  # snippet -> record_facts of its recording at this point
         self.recorded: set[str] = set()  # snippets with a recorded output at this point
@@ -159,6 +174,7 @@ class _Walk:
         self.entries: dict[tuple[str, str], Entry] = {}
 
     def commit(self, day: str, when: str, changes: tuple[history.Change, ...]) -> None:
+        self.rewritten = {s for change in changes if (s := self._rewritten(change))}
         touched = set()
         for change in changes:
             touched |= self._change(day, change)
@@ -170,6 +186,21 @@ class _Walk:
                 for s in sorted(self.shows[slug])
                 if (facts := self.record.get(s))
             }
+
+    def _rewritten(self, change: history.Change) -> str | None:
+        """The snippet whose `.record.json` this change rewrites with the same `recorded_at` (a format
+        migration, e2f2290: no example ran, and its `.out` rewritten with it is not a new output)."""
+        found = _snippet_of(change.path.removeprefix("snippets/")) if change.path.startswith("snippets/") else None
+        if found is None or found[1] != "record" or change.status != "M":
+            return None
+        before, after = self.record.get(found[0]), self._facts(found[0], change)
+        at = before and before.get("recorded_at")
+        return found[0] if at and after and after.get("recorded_at") == at else None
+
+    def _facts(self, snippet: str, change: history.Change) -> dict | None:
+        if change.blob != history.NO_BLOB:
+            return self.records_of_blob.get(change.blob)
+        return _record_facts(self.docs_dir, snippet)
 
     def _entry(self, day: str, slug: str) -> Entry:
         return self.entries.setdefault((day, slug), Entry(day, slug))
@@ -192,38 +223,58 @@ class _Walk:
         kind = self._kind(snippet, file, change)
         if kind is None:
             return set()
-        for slug in self.shown_on.get(snippet, ()):
+        slugs = self.shown_on.get(snippet, set())
+        if kind == "redrawn":
+            slugs = slugs & self.drawn_on.get(snippet, set())
+        for slug in slugs:
             getattr(self._entry(day, slug), kind).add(snippet)
-        return self.shown_on.get(snippet, set())
+        return slugs
 
     def _kind(self, snippet: str, file: str, change: history.Change) -> str | None:
         """Which of Entry's sets a changed file of a snippet goes in (None: nothing a reader is told)."""
         if file == "output":
-            first = snippet not in self.ever_recorded
-            self.ever_recorded.add(snippet)
-            (self.recorded.discard if change.status == "D" else self.recorded.add)(snippet)
-            return "removed" if change.status == "D" else "added" if first else "outputs"
+            return self._output_kind(snippet, change)
         if file == "code":
             return "code" if snippet in self.recorded else "unrecorded"
         if file == "drawing":
             return "redrawn"
         return self._record_kind(snippet, change)
 
+    def _output_kind(self, snippet: str, change: history.Change) -> str | None:
+        """An empty `.out` is a placeholder, not a recording: adding one records nothing, removing one
+        removes nothing. A `.out` rewritten with a record that did not run (`rewritten`) is no new output."""
+        if change.status == "D" or self._placeholder(snippet, change):
+            if snippet not in self.recorded:
+                return None
+            self.recorded.discard(snippet)
+            return "removed"
+        if snippet in self.rewritten and snippet in self.recorded:
+            return None
+        first = snippet not in self.ever_recorded
+        self.ever_recorded.add(snippet)
+        self.recorded.add(snippet)
+        return "added" if first else "outputs"
+
+    def _placeholder(self, snippet: str, change: history.Change) -> bool:
+        if change.blob != history.NO_BLOB:
+            return change.blob == EMPTY_BLOB
+        path = self.docs_dir.parent / "snippets" / Path(snippet).with_suffix(".out")
+        return path.is_file() and path.stat().st_size == 0
+
     def _record_kind(self, snippet: str, change: history.Change) -> str | None:
         before = self.record.pop(snippet, None)
         if change.status == "D":
             return None  # its `.out` goes too, and says so
-        after = (
-            self.records_of_blob.get(change.blob)
-            if change.blob != history.NO_BLOB
-            else _record_facts(self.docs_dir, snippet)
-        )
+        after = self._facts(snippet, change)
         if after:
             self.record[snippet] = after
+        if snippet in self.rewritten:
+            return None  # the same recording in a new format: nothing ran
         if is_benchmark(snippet):
             return "remeasured"
-        same = before and after and before["printed"] == after["printed"]
-        return "rerecorded" if same else "reprinted"
+        if not (before and after and before.get("printed") and after.get("printed")):
+            return None  # no earlier printed text to compare with: the `.out`, if it changed, says so
+        return "rerecorded" if before["printed"] == after["printed"] else "reprinted"
 
 
 def _settled(entry: Entry) -> Entry:
@@ -255,7 +306,9 @@ def build(docs_dir: Path, lang: str, past: history.History) -> Changelog:
     """The changelog of one language from the pages in docs_dir/<lang>/ and the project's history."""
     pages = sorted((docs_dir / lang).glob("*.md"))
     snippets_dir = docs_dir.parent / "snippets"
-    shows = {p.stem: shown_snippets(p.read_text(encoding="utf-8"), snippets_dir) for p in pages}
+    texts = {p.stem: p.read_text(encoding="utf-8") for p in pages}
+    shows = {slug: shown_snippets(text, snippets_dir) for slug, text in texts.items()}
+    draws = {slug: set(DRAWN_RE.findall(text)) for slug, text in texts.items()}
     facts = {
         slug: [f for s in sorted(snippets) if (f := _record_facts(docs_dir, s))] for slug, snippets in shows.items()
     }
@@ -265,7 +318,7 @@ def build(docs_dir: Path, lang: str, past: history.History) -> Changelog:
     titles = page_titles(docs_dir, lang)
     if past.problem:
         return Changelog((), now, past.problem, titles, platforms, waiting)
-    walk = _Walk(lang, shows, past.records, docs_dir)
+    walk = _Walk(lang, shows, past.records, docs_dir, draws)
     for commit in past.commits:
         walk.commit(commit.date, commit.when, commit.changes)
     if past.uncommitted:

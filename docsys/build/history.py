@@ -26,7 +26,7 @@ from pathlib import Path
 from docsys.build.files import write_atomically
 
 CACHE_DIR = Path(".cache") / "changelog"
-FORMAT = 2  # of the cached walk: bump when what is cached changes
+FORMAT = 3  # of the cached walk: bump when what is cached changes
 PATHS = ("docs/en", "docs/zh", "snippets")
 COMMIT_MARK = "\x00"
 NO_BLOB = "0" * 40
@@ -134,7 +134,8 @@ def parse_batch(text: str, blobs: list[str]) -> dict[str, dict]:
 
 def record_facts(record_text: str) -> dict | None:
     """What the changelog reads from a recording: its torch version and platform ("cpu" or "cuda"), and a
-    digest of what it printed (the text its page shows), so two versions can be told apart cheaply."""
+    digest of what it printed (the text its page shows), so two versions can be told apart cheaply, and
+    when it was recorded (a new version with the same `recorded_at` is a rewrite of the file, not a run)."""
     try:
         data = json.loads(record_text)
     except json.JSONDecodeError:
@@ -144,12 +145,19 @@ def record_facts(record_text: str) -> dict | None:
     software = data.get("software")
     torch = software.get("torch") if isinstance(software, dict) else None
     platform = data.get("platform")
-    printed = json.dumps(data.get("printed"), sort_keys=True).encode("utf-8")
+    printed = data.get("printed")
+    recorded_at = data.get("recorded_at")
     return {
         "torch": torch if isinstance(torch, str) else None,
         "platform": platform if isinstance(platform, str) else None,
-        "printed": hashlib.sha256(printed).hexdigest()[:16],
+        # None for a record before schema 2, which kept no printed text: nothing to compare it with
+        "printed": None if printed is None else _digest(printed),
+        "recorded_at": recorded_at if isinstance(recorded_at, str) else None,
     }
+
+
+def _digest(value: object) -> str:
+    return hashlib.sha256(json.dumps(value, sort_keys=True).encode("utf-8")).hexdigest()[:16]
 
 
 def _walk(root: Path) -> tuple[tuple[Commit, ...], dict[str, dict]]:

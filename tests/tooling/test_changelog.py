@@ -113,7 +113,11 @@ def test_each_day_says_what_changed_on_each_page_newest_first(repo):
 def test_a_new_recording_says_only_what_its_record_shows(repo):
     """A benchmark's new record is re-measured (its shown numbers are measurements); another example's is
     "printed exactly the same" only when the `printed` of its two record versions agree; drawings apart."""
-    write(repo, "docs/en/loop.md", "# Loop { #loop }\n\n::: example loop/step.py\n\n::: example loop/bench_t.py\n")
+    write(
+        repo,
+        "docs/en/loop.md",
+        "# Loop { #loop }\n\n::: example loop/step.py\n\n::: example loop/bench_t.py\n\n![y](figure:loop/step.py#y)\n",
+    )
     write(repo, "snippets/loop/bench_t.py", "print('t')\n")
     write(repo, "snippets/loop/bench_t.out", "| t | <number> |\n")
     write(repo, "snippets/loop/bench_t.record.json", record("2.13.0+cpu", "| t | 163.1 |"))
@@ -136,6 +140,42 @@ def test_a_new_recording_says_only_what_its_record_shows(repo):
         ("2026-01-07", "loop", {"remeasured": ["loop/bench_t.py"]}, ("2.13.0+cpu",), ("cpu",)),
         ("2026-01-06", "loop", {"reprinted": ["loop/step.py"]}, ("2.13.0+cpu",), ("cpu",)),
         ("2026-01-05", "loop", {"added": ["loop/bench_t.py"]}, ("2.13.0+cpu",), ("cpu",)),
+    ]
+
+
+def test_a_record_rewritten_with_its_recorded_at_is_no_run_and_its_out_is_no_new_output(repo):
+    """A format migration (e2f2290) rewrites `.record.json` and `.out` without running anything: the same
+    `recorded_at` says so. A record with no `printed` before it has nothing to compare "only timings" with."""
+    stamped = {"snippet": "loop/step.py", "platform": "cpu", "software": {"torch": "2.13.0+cpu"}}
+    write(repo, "snippets/loop/step.record.json", json.dumps({**stamped, "recorded_at": "2026-01-05T00:00:00Z"}))
+    commit(repo, "2026-01-05", "loop: step recorded again, in schema 1 (no printed)")
+    migrated = {**stamped, "recorded_at": "2026-01-05T00:00:00Z", "schema": 2, "printed": ["2"]}
+    write(repo, "snippets/loop/step.record.json", json.dumps(migrated))
+    write(repo, "snippets/loop/step.out", "2 \n")
+    commit(repo, "2026-01-06", "recordings in schema 2: .out as the compared form (no example re-run)")
+    assert [k[0] for k in kinds_of(repo)][:2] == ["2026-01-04", "2026-01-03"]
+
+
+def test_a_placeholder_out_added_and_removed_is_not_an_output(repo):
+    """An empty `.out` is a placeholder (8f7f693 removed such): adding or removing it records nothing."""
+    write(repo, "docs/en/loop.md", "# Loop { #loop }\n\n::: example loop/step.py\n\n::: example loop/gpu.py\n")
+    write(repo, "snippets/loop/gpu.py", "print('gpu')\n")
+    commit(repo, "2026-01-05", "loop: a GPU example, not recorded")
+    write(repo, "snippets/loop/gpu.out", "")
+    commit(repo, "2026-01-06", "loop: a placeholder .out")
+    (repo / "snippets/loop/gpu.out").unlink()
+    commit(repo, "2026-01-06", "loop: the placeholder removed")
+    assert [k for k in kinds_of(repo) if k[0] == "2026-01-06"] == []
+
+
+def test_a_figure_changes_only_the_pages_that_draw_it(repo):
+    write(repo, "docs/en/loop.md", "# Loop { #loop }\n\n::: example loop/step.py\n\n![y](figure:loop/step.py#y)\n")
+    write(repo, "docs/en/other.md", "# Other { #other }\n\n::: example loop/step.py\n")
+    commit(repo, "2026-01-05", "loop draws step's figure; other shows step")
+    write(repo, "snippets/loop/step.y.figure.json", "[1, 2]\n")
+    commit(repo, "2026-01-06", "loop: step's figure data")
+    assert [k[:3] for k in kinds_of(repo) if k[0] == "2026-01-06"] == [
+        ("2026-01-06", "loop", {"redrawn": ["loop/step.py"]})
     ]
 
 
