@@ -163,10 +163,13 @@ class Tab:
         return self.page.evaluate("document.documentElement.lang")
 
     def code_blocks(self) -> tuple[int, int]:
-        """(code blocks in the article, how many of them have a copy-to-clipboard button)."""
+        """(code blocks in the article, how many of them have a copy-to-clipboard button). The print edition's
+        articles are left out: its script puts them in after Material has added its buttons, and a button
+        means nothing on paper (docsys/build/print_edition)."""
         return tuple(
             self.page.evaluate(
-                "(() => { const codes = [...document.querySelectorAll('article pre > code')];"
+                "(() => { const codes = [...document.querySelectorAll('article pre > code')]"
+                ".filter(c => !c.closest('section.print-page[data-src]'));"
                 " return [codes.length, codes.filter(c => c.parentElement.querySelector("
                 "'button[data-clipboard-target]')).length]; })()"
             )

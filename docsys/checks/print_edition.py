@@ -1,6 +1,9 @@
 """The print edition as a reader gets it (docsys/build/print_edition): every page's title in nav order,
 its images present and loadable, ids unique and every in-page link landing, and, printed to PDF by
-Chromium, Chinese set in the site's own font."""
+Chromium once its script has put every article in place, Chinese set in the site's own font.
+
+The checks read the page as the script leaves it: `assembled` puts each article file into its section
+as assets/print.js does (the browser test compares the two)."""
 
 from __future__ import annotations
 
@@ -20,6 +23,9 @@ from docsys.checks.site import sidebar_entries
 from docsys.core.paths import DEFAULT_LANG
 
 SLUG = "print"
+ARTICLES_DIR = "pages"  # the article files beside the print page (docsys/build/print_edition/pages.py)
+PIECE = "<!-- print-piece -->"
+_EMPTY_SECTION_RE = re.compile(r'(<section class="print-page" id="[^"]*" data-src="([^"]*)">)(</section>)')
 SITE_FONTS = ("PTPNotoSansCJKsc-Regular", "PTPNotoSansCJKsc-Bold")  # the PostScript names the build gives its subsets
 SYSTEM_CJK = "NotoSansCJK"  # how the system's Noto CJK fonts are named in a PDF
 
@@ -84,6 +90,28 @@ class _Reader(HTMLParser):
     def handle_data(self, data: str) -> None:
         if self._title is not None and not self._skip:
             self._title.append(data)
+
+
+def assembled(site_dir: Path, lang: str) -> str:
+    """A language's print page with every article file put into its section (what assets/print.js does);
+    a section whose file is missing raises FileNotFoundError naming it."""
+    folder = site_dir / print_url(lang)
+    page_html = (folder / "index.html").read_text(encoding="utf-8")
+
+    def fill(match: re.Match[str]) -> str:
+        article = (folder / match[2]).read_text(encoding="utf-8").replace(PIECE, "")
+        return match[1] + article + match[3]
+
+    return _EMPTY_SECTION_RE.sub(fill, page_html)
+
+
+def article_files(site_dir: Path, lang: str) -> list[Path]:
+    return sorted((site_dir / print_url(lang) / ARTICLES_DIR).glob("*.article.html"))
+
+
+def named_article_files(page_html: str) -> list[str]:
+    """The article files the print page's empty sections name, in page order."""
+    return [match[2] for match in _EMPTY_SECTION_RE.finditer(page_html)]
 
 
 def parse(page_html: str) -> Parsed:
@@ -166,20 +194,34 @@ class Printed:
     fonts: list[str]  # the PDF's fonts, as pdffonts names them (subset prefix removed)
     pages: int
     seconds: float  # from opening the page to the PDF written
+    filled_in: float  # from opening the page to every article in place
+    titles: list[str]  # each .print-page section's h1, as the browser holds them when it printed
+    elements: int  # in the filled page
+
+
+_DOM_TITLES = """[...document.querySelectorAll("section.print-page")].map(s => {
+  const h1 = s.querySelector("h1"); if (!h1) return "";
+  const copy = h1.cloneNode(true); copy.querySelectorAll("a.headerlink, a.anchor-link").forEach(a => a.remove());
+  return copy.textContent.split(/\\s+/).filter(Boolean).join(" "); })"""
 
 
 def print_to_pdf(browser, base: str, lang: str, pdf: Path) -> Printed:
-    """Chromium's print-to-PDF of a language's print page (A4), and the PDF's fonts and page count."""
+    """Chromium's print-to-PDF of a language's print page (A4) once its script has put every article in
+    place, and the PDF's fonts and page count."""
     page = browser.new_page()
     start = time.perf_counter()
     try:
         page.goto(f"{base}/{print_url(lang)}", wait_until="load", timeout=120_000)
+        page.wait_for_selector("html[data-print-edition=complete]", state="attached", timeout=120_000)
+        filled_in = time.perf_counter() - start
+        titles = page.evaluate(_DOM_TITLES)
+        elements = page.evaluate("document.getElementsByTagName('*').length")
         page.evaluate("document.fonts.ready.then(() => true)")
         page.pdf(path=str(pdf), format="A4")
     finally:
         page.close()
     seconds = time.perf_counter() - start
-    return Printed(pdf_fonts(pdf), pdf_pages(pdf), seconds)
+    return Printed(pdf_fonts(pdf), pdf_pages(pdf), seconds, filled_in, titles, elements)
 
 
 def _poppler(tool: str) -> str:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from docsys.checks import downloads, search
+from docsys.checks import downloads, print_edition, search
 from docsys.checks.browser import Tab
 from docsys.core.paths import DEFAULT_LANG, LANGS
 
@@ -35,8 +35,11 @@ def tab(browser, gzip_site):
 
 
 def test_every_page_has_the_search_box_and_its_bridge(built_site):
-    """Including the 404 pages, which are served at any path."""
-    pages = [p for p in built_site.path.rglob("*.html") if "pagefind" not in p.parts and "assets" not in p.parts]
+    """Including the 404 pages, which are served at any path (not the print edition's article files, which its
+    page fetches: docsys/build/print_edition)."""
+    articles = {path for lang in LANGS for path in print_edition.article_files(built_site.path, lang)}
+    pages = [p for p in built_site.path.rglob("*.html")
+             if "pagefind" not in p.parts and "assets" not in p.parts and p not in articles]
     assert len(pages) > 40 and any(p.name == "404.html" for p in pages)
     missing = [str(p.relative_to(built_site.path)) for p in pages
                if 'data-md-component="search"' not in (text := p.read_text(encoding="utf-8"))

@@ -4,12 +4,14 @@ docsys.checks.print_edition on pages with a planted fault."""
 from __future__ import annotations
 
 import shutil
+from html.parser import HTMLParser
 from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
 
 from docsys.build.print_edition import font
+from docsys.build.print_edition.pages import pieces
 from docsys.build.search import hook as search_hook
 from docsys.checks import print_edition as edition
 from docsys.checks.site import Build, build, warnings_of
@@ -39,7 +41,17 @@ def print_site(project) -> Build:
 
 
 def _page(site: Build, lang: str) -> str:
-    return (site.path / edition.print_url(lang) / "index.html").read_text(encoding="utf-8")
+    return edition.assembled(site.path, lang)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_page_holds_empty_sections_and_each_article_is_a_file_in_pieces(print_site, lang):
+    shell = (print_site.path / edition.print_url(lang) / "index.html").read_text(encoding="utf-8")
+    assert edition.named_article_files(shell) == [f"pages/{key}.article.html" for key in ("index", "a", "sub-b")]
+    assert "<h1" not in shell.split('id="print-status"', 1)[1].split("</article>")[0]  # no page's title yet
+    assert 'src="../assets/print.js" defer' in shell.replace("../../", "../")
+    page_a = (print_site.path / edition.print_url(lang) / "pages" / "a.article.html").read_text(encoding="utf-8")
+    assert page_a.startswith("<h1") and "<script" not in page_a
 
 
 @pytest.mark.parametrize(
@@ -124,6 +136,60 @@ def test_search_leaves_out_a_page_that_asks_to_be(monkeypatch):
         page = SimpleNamespace(meta=meta, file=SimpleNamespace(src_uri=f"en/{url}", dest_uri=url))
         search_hook.on_post_page(article, page, None)
     assert list(search_hook._state.pages) == ["a/index.html"]
+
+
+# --- an article cut into pieces (docsys/build/print_edition/pages.py) ---------------------------
+
+ARTICLE = """<h1 id="t">Title</h1>
+<p>Text with <code>&lt;b&gt;</code> and <br> a break.</p>
+<div class="admonition"><p class="admonition-title">Note</p><div><p>nested</p></div></div>
+<!-- a comment with <div> in it -->
+<div class="highlight"><pre><span></span><code><span class="n">x</span> <span class="o">&lt;</span> 1
+</code></pre></div>
+<svg viewBox="0 0 1 1"><path d="M0 0"/><g><circle r="1"/></g></svg>
+<img src="a.svg" alt="a">
+<p>Last.</p>"""
+
+
+class _Balance(HTMLParser):
+    """The open elements left at the end of a fragment (void elements and self-closed tags open none)."""
+
+    VOID = frozenset({"br", "img", "hr", "input", "meta", "link", "source", "wbr"})
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.open: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        if tag not in self.VOID:
+            self.open.append(tag)
+
+    def handle_endtag(self, tag):
+        assert self.open and self.open.pop() == tag, f"</{tag}> closes nothing open"
+
+
+def _balanced(fragment: str) -> bool:
+    parser = _Balance()
+    parser.feed(fragment)
+    parser.close()
+    return not parser.open
+
+
+def test_an_article_is_cut_only_between_its_top_level_elements():
+    cut = pieces(ARTICLE, size=1)
+    assert "".join(cut) == ARTICLE
+    assert [piece.split(">", 1)[0].strip() for piece in cut] == [
+        '<h1 id="t"', "<p", '<div class="admonition"', "<!-- a comment with <div", '<div class="highlight"',
+        '<svg viewBox="0 0 1 1"',
+        '<img src="a.svg" alt="a"', "<p",
+    ]
+    assert all(_balanced(piece) for piece in cut), [piece for piece in cut if not _balanced(piece)]
+    assert pieces(ARTICLE) == [ARTICLE]  # smaller than a piece: one piece
+
+
+def test_the_balance_check_sees_a_piece_cut_inside_an_element():
+    assert not _balanced('<div class="admonition"><p class="admonition-title">Note</p>')
+    assert _balanced(ARTICLE)
 
 
 # --- the checks, each on a page with its fault -------------------------------------------------

@@ -9,9 +9,14 @@ within the print page, relative asset URLs rewritten for the print page's own UR
 edit, view and report links left out (the notebook's clipboard and MathJax helpers, and links to edit a page,
 do nothing on paper).
 
+The print page itself holds the contents list and an empty section per page; its script
+(docs/assets/print.js) fetches each page's article from a file beside it and puts it in place a piece at a
+time, so that on a phone the page shows at once and stays responsive while it fills (`pages.py` says why).
+
 The print pages are not search results (docsys/build/search skips a page whose front matter says
-`search: {exclude: true}`), are not in the sitemap, and say `noindex`: each repeats the whole site,
-and a search engine should send a reader to the page itself.
+`search: {exclude: true}`) and are not in the sitemap: a search engine should send a reader to the page
+itself. They do not say `noindex`: what a crawler reads there is the contents list, which no other page
+repeats (and Lighthouse's SEO audit fails a page that asks not to be indexed).
 
 Chinese is printed with a font the site serves itself (`font.py`): Noto Sans CJK SC (Debian's
 fonts-noto-cjk), subset with fontTools to the characters the zh print page uses, cached under

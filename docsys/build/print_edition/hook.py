@@ -26,7 +26,7 @@ from mkdocs.utils import get_relative_url
 
 from docsys.build.config import language, project_dir, serving
 from docsys.build.print_edition import font
-from docsys.build.print_edition.pages import Edition, Page, article_of, body
+from docsys.build.print_edition.pages import Edition, Page, article, article_file, article_of, body
 from docsys.build.strings import strings
 from docsys.core.paths import DEFAULT_LANG
 
@@ -35,6 +35,7 @@ log = logging.getLogger("mkdocs.hooks.print_edition")  # under "mkdocs": --stric
 SLUG = "print"
 PLACEHOLDER = '<div id="print-edition-pages"></div>'
 STYLESHEET = "assets/print.css"  # the print page's own rules (docs/assets/print.css)
+SCRIPT = "assets/print.js"  # what puts each page's article into the print page (docs/assets/print.js)
 FONTS_DIR = "assets/fonts"
 FONTED = {"zh"}  # languages printed with the site's own CJK font (docsys.build.print_edition.font)
 
@@ -86,7 +87,7 @@ def markdown(lang: str) -> str:
     front = {"title": s["print_title"], "description": s["print_description"]}
     yaml = "".join(f"{key}: {json.dumps(value, ensure_ascii=False)}\n" for key, value in front.items())
     return (
-        f"---\n{yaml}hide: [navigation, toc]\nsearch: {{exclude: true}}\nrobots: noindex\n---\n\n"
+        f"---\n{yaml}hide: [navigation, toc]\nsearch: {{exclude: true}}\n---\n\n"
         f"# {s['print_title']} {{ #print-edition }}\n\n{s['print_intro']}\n\n{PLACEHOLDER}\n"
     )
 
@@ -139,17 +140,33 @@ def on_post_build(config: MkDocsConfig) -> None:
         )
         return
     edition = _edition()
-    page_html = page_html.replace(PLACEHOLDER, body(edition, _state.articles, strings(_state.lang)), 1)
-    head = f'<link rel="stylesheet" href="{get_relative_url(STYLESHEET, _state.file.url)}">'
+    page_html = page_html.replace(PLACEHOLDER, body(edition, strings(_state.lang)), 1)
+    articles = _write_articles(edition, target.parent)
+    head = (
+        f'<link rel="stylesheet" href="{get_relative_url(STYLESHEET, _state.file.url)}">'
+        f'<script src="{get_relative_url(SCRIPT, _state.file.url)}" defer></script>'
+    )
     made = ""
     if _state.lang in FONTED:
-        style, made = _font_style(page_html, config)
+        style, made = _font_style(page_html + "".join(articles), config)
         head += style
     target.write_text(page_html.replace("</head>", head + "</head>", 1), encoding="utf-8")
     log.info(
-        f"Print edition ({_state.lang}): {len(edition.pages)} pages, {len(page_html) // 1024} KiB"
-        f"{made} in {time.perf_counter() - start:.2f} s"
+        f"Print edition ({_state.lang}): {len(edition.pages)} pages, {len(page_html) // 1024} KiB and "
+        f"{sum(map(len, articles)) // 1024} KiB of articles{made} in {time.perf_counter() - start:.2f} s"
     )
+
+
+def _write_articles(edition: Edition, folder: Path) -> list[str]:
+    """Each page's article, written where its section in the print page names it."""
+    written = []
+    for page in edition.pages:
+        text = article(edition, page.url, _state.articles[page.url])
+        path = folder / article_file(edition.key(page.url))
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+        written.append(text)
+    return written
 
 
 def _edition() -> Edition:

@@ -1,12 +1,18 @@
-"""The built pages of one language, joined into the body of its print page.
+"""The built pages of one language, made into its print page: the page holds the contents list and an
+empty section per page; each page's article is a file of its own beside it, which assets/print.js puts
+into its section once the page has loaded, a piece at a time (`pieces`, at the article's top-level
+elements). The page itself then weighs a few KiB and shows at once on a phone, and no step of filling it
+holds the page for long: all 42 articles in one document were 2.6 MB of HTML (530 KB gzipped) and scored
+28 for Lighthouse's performance (`scripts/lighthouse.py`).
 
 Each page's article keeps its HTML, with what would break on one page made page-local: every id
 becomes `<page key>--<id>` (the key is the page's URL as one word: `autograd`, `notebooks-speed-up-training`,
 `index`), and so do the references to ids (`href="#…"`, `for`, `aria-*`) and the names that group a
 page's tab radio buttons; a link to another page of the print edition becomes a link within the print
 page; any other relative URL (a graph's SVG, a figure, a notebook download, a stylesheet) is rewritten
-for the print page's own URL. Scripts and the edit, view and report links are left out (they do nothing on
-paper), and images load at once (`loading="lazy"` dropped: a printed page has nothing to scroll).
+for the print page's own URL. Scripts, the edit, view and report links and the notebook download are left
+out, and a code block's title is its file's name without the download link (they do nothing on paper), and
+images load at once (`loading="lazy"` dropped: a printed page has nothing to scroll).
 """
 
 from __future__ import annotations
@@ -16,6 +22,7 @@ import posixpath
 import re
 from dataclasses import dataclass
 from functools import cached_property
+from itertools import pairwise
 from urllib.parse import urlsplit
 
 # A start tag, its quoted attribute values allowed to hold ">" (text never holds a raw "<": it is escaped).
@@ -30,8 +37,11 @@ _ID_RE = re.compile(r'\sid="([^"]*)"')
 _ATTR_RE = re.compile(
     r'(\s)(id|for|name|href|src|xlink:href|loading|aria-(?:labelledby|describedby|controls))="([^"]*)"'
 )
-# Scripts, and each page's edit, view and report links (docsys/build/page_links.py), which mean nothing on paper.
-_SCRIPT_RE = re.compile(r'<script\b.*?</script>\s*|<p class="page-links">.*?</p>\s*', re.S)
+# Scripts, each page's edit, view and report links (docsys/build/page_links.py) and its notebook download
+# (docsys/build/page_notebooks.py), which mean nothing on paper.
+_SCRIPT_RE = re.compile(r'<script\b.*?</script>\s*|<p class="page-(?:links|downloads)">.*?</p>\s*', re.S)
+# A code block's title is a download of its file (docsys/build/page_notebooks.py): on paper, just its name.
+_DOWNLOAD_TITLE_RE = re.compile(r'(<span class="filename">)<a href="[^"]*" download[^>]*>([^<]*)</a>')
 _ARTICLE_RE = re.compile(r'<article class="md-content__inner md-typeset">(.*)</article>', re.S)
 _ID_REFERENCES = ("for", "aria-labelledby", "aria-describedby", "aria-controls")
 _URLS = ("href", "src", "xlink:href")
@@ -70,17 +80,67 @@ def article_of(page_html: str) -> str | None:
     return match[1] if match else None
 
 
-def body(edition: Edition, articles: dict[str, str], words: dict[str, str]) -> str:
-    """The print page's contents list, then every page's article, each in its own <section>."""
-    parts, section = [contents(edition, words)], None
+PIECE = "<!-- print-piece -->"  # between the pieces of an article file, each put in place in one step
+PIECE_CHARS = 12_000  # a piece's size at least (one top-level element may be larger): ~2 ms of parsing here
+ARTICLES_DIR = "pages"  # the article files, beside the print page: print/pages/<key>.html
+
+
+def body(edition: Edition, words: dict[str, str]) -> str:
+    """The print page's contents list, what it says while it fills, and an empty <section> per page,
+    which names the file of its article (`data-src`)."""
+    parts, section = [contents(edition, words), _filling(edition, words)], None
     for page in edition.pages:
         if page.section and page.section != section:
             parts.append(f'<p class="print-part">{html.escape(page.section)}</p>')
         section = page.section
         key = edition.key(page.url)
-        article = localized(edition, page.url, articles[page.url])
-        parts.append(f'<section class="print-page" id="{key}">\n{article}\n</section>')
+        parts.append(f'<section class="print-page" id="{key}" data-src="{article_file(key)}"></section>')
     return "\n".join(parts)
+
+
+def _filling(edition: Edition, words: dict[str, str]) -> str:
+    total = len(edition.pages)
+    loading = html.escape(words["print_loading"], quote=True)
+    done = html.escape(words["print_done"].format(total=total), quote=True)
+    return (
+        f'<p class="print-status" id="print-status" role="status" data-loading="{loading}" data-done="{done}">'
+        f"{html.escape(words['print_loading'].format(count=0, total=total))}</p>"
+        f'<noscript><p class="print-status">{html.escape(words["print_noscript"])}</p></noscript>'
+    )
+
+
+def article_file(key: str) -> str:
+    """Where a page's article is, relative to the print page."""
+    return f"{ARTICLES_DIR}/{key}.article.html"  # never index.html: a folder with one is a page of the site
+
+
+def article(edition: Edition, page_url: str, built_article: str) -> str:
+    """A page's article as the print page's file of it: made a part of the print page, in pieces."""
+    return PIECE.join(pieces(localized(edition, page_url, built_article).strip()))
+
+
+# A tag, a comment, or a code block passed over whole (its tags are the highlighter's balanced spans).
+_ELEMENT_RE = re.compile(r"<pre\b.*?</pre>|<!--.*?-->|<(/?)([a-zA-Z][\w:-]*)[^<>]*?(/?)>", re.S)
+_VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "wbr"})
+
+
+def pieces(fragment: str, size: int = PIECE_CHARS) -> list[str]:
+    """A fragment of HTML cut between its top-level elements into pieces of at least `size` characters,
+    each one well-formed on its own (a tag left open would be closed where a piece ends)."""
+    cuts, depth, start = [], 0, 0
+    for match in _ELEMENT_RE.finditer(fragment):
+        closing, name, self_closing = match.groups()
+        if name is None or name.lower() in _VOID or self_closing:
+            pass
+        elif closing:
+            depth -= 1
+        else:
+            depth += 1
+        if depth == 0 and match.end() - start >= size:
+            cuts.append(match.end())
+            start = match.end()
+    bounds = [0, *cuts, len(fragment)]
+    return [fragment[a:b] for a, b in pairwise(bounds) if fragment[a:b].strip()]
 
 
 def contents(edition: Edition, words: dict[str, str]) -> str:
@@ -107,7 +167,7 @@ def contents(edition: Edition, words: dict[str, str]) -> str:
 
 def localized(edition: Edition, page_url: str, article: str) -> str:
     """One page's article, made a part of the print page (the module's docstring says how)."""
-    article = _SCRIPT_RE.sub("", article)
+    article = _DOWNLOAD_TITLE_RE.sub(r"\1\2", _SCRIPT_RE.sub("", article))
     ids = set(_ID_RE.findall(article))
     rewrite = _Rewrite(edition, page_url, edition.key(page_url), ids)
     return _TAG_RE.sub(lambda m: m[0] if m["pre"] else _ATTR_RE.sub(rewrite.attribute, m[0]), article)
