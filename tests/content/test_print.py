@@ -25,14 +25,14 @@ def _page(built_site, lang: str) -> str:
 def test_the_print_page_is_light_and_names_every_article_file_once(built_site, lang):
     """Its articles come after it has shown (assets/print.js): 2.6 MB of HTML in one document scored 28 for
     Lighthouse's performance on a phone."""
-    _page(built_site, lang)
+    filled = _page(built_site, lang)
     shell = (built_site.path / edition.print_url(lang) / "index.html").read_text(encoding="utf-8")
     named = edition.named_article_files(shell)
     on_disk = [f"{edition.ARTICLES_DIR}/{path.name}" for path in edition.article_files(built_site.path, lang)]
     assert len(shell.encode()) < LIGHT_PAGE_BYTES, f"{len(shell.encode())} bytes before its articles are in"
     assert sorted(named) == on_disk and len(set(named)) == len(named) > 30, (named, on_disk)
-    titled = _page(built_site, lang).count('<span class="filename">')
-    assert titled > 30 and '<span class="filename"><a' not in _page(built_site, lang)  # no downloads on paper
+    titled = filled.count('<span class="filename">')
+    assert titled > 30 and '<span class="filename"><a' not in filled  # no downloads on paper
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -80,7 +80,7 @@ def test_the_print_edition_stays_out_of_the_sitemap(built_site, lang):
 @pytest.mark.browser
 def test_chromium_prints_the_zh_edition_with_the_sites_own_cjk_font(built_site, browser):
     """The PDF's font list, not its rendering: a system font would render the same characters."""
-    _page(built_site, "zh")
+    filled = _page(built_site, "zh")
     ARTIFACTS_DIR.mkdir(exist_ok=True)
     pdf = ARTIFACTS_DIR / "print-zh.pdf"
     with serve(built_site.path) as base:
@@ -89,6 +89,6 @@ def test_chromium_prints_the_zh_edition_with_the_sites_own_cjk_font(built_site, 
         f"\nzh: filled in {printed.filled_in:.1f} s ({printed.elements} elements); {printed.pages} PDF pages "
         f"in {printed.seconds:.1f} s; fonts: {sorted(set(printed.fonts))}"
     )
-    assert printed.titles == edition.parse(_page(built_site, "zh")).titles == edition.nav_titles(built_site.path, "zh")
+    assert printed.titles == edition.parse(filled).titles == edition.nav_titles(built_site.path, "zh")
     problems = edition.font_problems(printed.fonts)
     assert not problems, "\n".join(problems)
