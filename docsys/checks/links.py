@@ -48,7 +48,7 @@ def check_site(site_dir: Path) -> LinkReport:
         "--index-files=index.html",
         "--exclude=^data:",
         # The print edition's article files are parts of their print page, which holds their targets
-        # (docsys/checks/print_edition checks them there, with every article in place).
+        # (docsys/checks/print_edition.py checks them there, with every article in place).
         f"--exclude-path={ARTICLE_FILES}",
     ]
     site_url = site_url_of(site_dir)
