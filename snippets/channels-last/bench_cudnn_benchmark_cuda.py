@@ -1,5 +1,6 @@
 # marks: cuda
 # estimate: 90
+# timeout: 240
 # method: processes -- cuDNN keeps the algorithm it picked for a shape for the whole process
 import itertools
 import json
