@@ -15,8 +15,9 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from docsys.core.print_layout import ARTICLE_FILES_RE
+
 LYCHEE = Path(sys.executable).with_name("lychee")
-ARTICLE_FILES = r"(^|/)print/pages/[^/]*\.article\.html$"
 
 
 @dataclass(frozen=True)
@@ -49,7 +50,7 @@ def check_site(site_dir: Path) -> LinkReport:
         "--exclude=^data:",
         # The print edition's article files are parts of their print page, which holds their targets
         # (docsys/checks/print_edition.py checks them there, with every article in place).
-        f"--exclude-path={ARTICLE_FILES}",
+        f"--exclude-path={ARTICLE_FILES_RE}",
     ]
     site_url = site_url_of(site_dir)
     if site_url:

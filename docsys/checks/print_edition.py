@@ -20,22 +20,12 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from docsys.checks.site import sidebar_entries
-from docsys.core.paths import DEFAULT_LANG
+from docsys.core.paths import lang_root
+from docsys.core.print_layout import ARTICLE_SUFFIX, ARTICLES_DIR, PIECE, print_url
 
-SLUG = "print"
-ARTICLES_DIR = "pages"  # the article files beside the print page (docsys/build/print_edition/pages.py)
-PIECE = "<!-- print-piece -->"
 _EMPTY_SECTION_RE = re.compile(r'(<section class="print-page" id="[^"]*" data-src="([^"]*)">)(</section>)')
 SITE_FONTS = ("PTPNotoSansCJKsc-Regular", "PTPNotoSansCJKsc-Bold")  # the PostScript names the build gives its subsets
 SYSTEM_CJK = "NotoSansCJK"  # how the system's Noto CJK fonts are named in a PDF
-
-
-def root_of(lang: str) -> str:
-    return "" if lang == DEFAULT_LANG else f"{lang}/"
-
-
-def print_url(lang: str) -> str:
-    return f"{root_of(lang)}{SLUG}/"
 
 
 @dataclass
@@ -106,7 +96,7 @@ def assembled(site_dir: Path, lang: str) -> str:
 
 
 def article_files(site_dir: Path, lang: str) -> list[Path]:
-    return sorted((site_dir / print_url(lang) / ARTICLES_DIR).glob("*.article.html"))
+    return sorted((site_dir / print_url(lang) / ARTICLES_DIR).glob(f"*{ARTICLE_SUFFIX}"))
 
 
 def named_article_files(page_html: str) -> list[str]:
@@ -122,7 +112,7 @@ def parse(page_html: str) -> Parsed:
 
 def nav_titles(site_dir: Path, lang: str) -> list[str]:
     """Every page's title in the order of the language's sidebar (read on its home page)."""
-    home = site_dir / root_of(lang) / "index.html"
+    home = site_dir / lang_root(lang) / "index.html"
     return [html.unescape(text) for _, text in sidebar_entries(home.read_text(encoding="utf-8"))]
 
 
@@ -166,7 +156,7 @@ _FOOTER_LINK = re.compile(r'<a href="([^"]*)" class="md-copyright__print">')
 
 def pages_without_print_link(site_dir: Path, lang: str) -> list[str]:
     """Pages of a language whose footer does not link that language's print page."""
-    root = site_dir / root_of(lang)
+    root = site_dir / lang_root(lang)
     want = (site_dir / print_url(lang) / "index.html").resolve()
     missing = []
     for href, _ in sidebar_entries((root / "index.html").read_text(encoding="utf-8")):
@@ -180,7 +170,7 @@ def pages_without_print_link(site_dir: Path, lang: str) -> list[str]:
 def article_images(site_dir: Path, lang: str) -> int:
     """The images of every page of a language, in their articles (what the print page should hold)."""
     total = 0
-    root = site_dir / root_of(lang)
+    root = site_dir / lang_root(lang)
     for href, _ in sidebar_entries((root / "index.html").read_text(encoding="utf-8")):
         page = (root / href / "index.html").resolve()
         text = page.read_text(encoding="utf-8")

@@ -17,6 +17,11 @@ def lang_dir(lang: str, docs_dir: Path = DOCS_DIR) -> Path:
     return docs_dir / lang
 
 
+def lang_root(lang: str) -> str:
+    """Where a language's pages sit in the built site, as a URL prefix: "" or "zh/"."""
+    return "" if lang == DEFAULT_LANG else f"{lang}/"
+
+
 def page_lang(src_uri: str, fallback: str = DEFAULT_LANG) -> str:
     """`zh` for `zh/devices.md`: a page's language is its top folder (docs_structure: folder)."""
     first = src_uri.split("/", 1)[0]

@@ -28,11 +28,11 @@ from docsys.build.config import language, project_dir, serving
 from docsys.build.print_edition import font
 from docsys.build.print_edition.pages import Edition, Page, article, article_file, article_of, body
 from docsys.build.strings import strings
-from docsys.core.paths import DEFAULT_LANG
+from docsys.core.paths import DEFAULT_LANG, lang_root
+from docsys.core.print_layout import SLUG
 
 log = logging.getLogger("mkdocs.hooks.print_edition")  # under "mkdocs": --strict counts its warnings
 
-SLUG = "print"
 PLACEHOLDER = '<div id="print-edition-pages"></div>'
 STYLESHEET = "assets/print.css"  # the print page's own rules (docs/assets/print.css)
 SCRIPT = "assets/print.js"  # what puts each page's article into the print page (docs/assets/print.js)
@@ -59,10 +59,6 @@ def on_startup(*, command: str, dirty: bool) -> None:
     _dirty = dirty
 
 
-def root_of(lang: str) -> str:
-    return "" if lang == DEFAULT_LANG else f"{lang}/"
-
-
 @event_priority(-150)  # after i18n's on_files (-100), which rebuilds every File from docs/
 def on_files(files: Files, config: MkDocsConfig) -> Files:
     global _state
@@ -70,12 +66,12 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
     file = File.generated(
         config, f"{_state.lang}/{SLUG}.md", content=markdown(_state.lang), inclusion=InclusionLevel.NOT_IN_NAV
     )
-    file.dest_uri = f"{root_of(_state.lang)}{SLUG}/index.html"
-    file.url = f"{root_of(_state.lang)}{SLUG}/"
+    file.dest_uri = f"{lang_root(_state.lang)}{SLUG}/index.html"
+    file.url = f"{lang_root(_state.lang)}{SLUG}/"
     file.abs_dest_path = os.path.normpath(os.path.join(config.site_dir, file.dest_uri))
     languages = getattr(config.plugins.get("i18n"), "build_languages", None) or [_state.lang]
     file.locale = file.locale_alternate_of = _state.lang  # what i18n's language switcher reads
-    file.alternates = {lang: SimpleNamespace(url=f"{root_of(lang)}{SLUG}/") for lang in languages}
+    file.alternates = {lang: SimpleNamespace(url=f"{lang_root(lang)}{SLUG}/") for lang in languages}
     files.append(file)
     _state.file = file
     return files
@@ -176,7 +172,7 @@ def _edition() -> Edition:
     pages = tuple(
         Page(page.url, page.title or "", section) for page, section in _state.order if page.url in _state.articles
     )
-    return Edition(url=_state.file.url, root=root_of(_state.lang), pages=pages)
+    return Edition(url=_state.file.url, root=lang_root(_state.lang), pages=pages)
 
 
 def _font_style(page_html: str, config: MkDocsConfig) -> tuple[str, str]:
@@ -191,7 +187,7 @@ def _font_style(page_html: str, config: MkDocsConfig) -> tuple[str, str]:
         return "", ""
     urls = {}
     for face in faces:
-        name = f"{root_of(_state.lang)}{FONTS_DIR}/{face.path.name}"
+        name = f"{lang_root(_state.lang)}{FONTS_DIR}/{face.path.name}"
         destination = Path(config.site_dir) / name
         destination.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(face.path, destination)

@@ -25,7 +25,8 @@ from functools import cached_property
 from itertools import pairwise
 from urllib.parse import urlsplit
 
-# A start tag, its quoted attribute values allowed to hold ">" (text never holds a raw "<": it is escaped).
+from docsys.core.print_layout import ARTICLE_SUFFIX, ARTICLES_DIR, PIECE
+
 # A start tag (Python-Markdown escapes ">" in attribute values, and text never holds a raw "<"); a code
 # block is passed over whole: its tags are the highlighter's spans, which carry no id or URL. Only tags
 # with an attribute that _ATTR_RE may rewrite are matched.
@@ -80,9 +81,7 @@ def article_of(page_html: str) -> str | None:
     return match[1] if match else None
 
 
-PIECE = "<!-- print-piece -->"  # between the pieces of an article file, each put in place in one step
 PIECE_CHARS = 12_000  # a piece's size at least (one top-level element may be larger): ~2 ms of parsing here
-ARTICLES_DIR = "pages"  # the article files, beside the print page: print/pages/<key>.html
 
 
 def body(edition: Edition, words: dict[str, str]) -> str:
@@ -111,7 +110,7 @@ def _filling(edition: Edition, words: dict[str, str]) -> str:
 
 def article_file(key: str) -> str:
     """Where a page's article is, relative to the print page."""
-    return f"{ARTICLES_DIR}/{key}.article.html"  # never index.html: a folder with one is a page of the site
+    return f"{ARTICLES_DIR}/{key}{ARTICLE_SUFFIX}"
 
 
 def article(edition: Edition, page_url: str, built_article: str) -> str:
