@@ -45,7 +45,7 @@ from docsys.build.strings import strings
 from docsys.core import recording
 from docsys.core.paths import DEFAULT_LANG, page_lang
 from docsys.core.snippet import Snippet, load
-from docsys.core.text import PROFILER_LOG_RE, SECTION_MARKER_RE
+from docsys.core.text import NEEDS_CUDA_TAG, PROFILER_LOG_RE, RUNNABLE_FENCES, SECTION_MARKER_RE
 
 START = "<!-- notebook-example: {target} -->"
 END = "<!-- /notebook-example -->"
@@ -53,10 +53,8 @@ START_RE = re.compile(r"^[ \t]*<!-- notebook-example: (?P<target>\S+) -->$")
 END_RE = re.compile(r"^[ \t]*<!-- /notebook-example -->$")
 CACHE_DIR = Path(".cache") / "page-notebooks"
 EXAMPLES_DIR = "examples"
-NEEDS_CUDA_TAG = "needs-cuda"
 SKIP_RE = re.compile(r"^\s*<!--\s*pytest\.mark\.skip")  # a typed block the page marks not run
 EXPECTED_RE = re.compile(r"^\s*<!--\s*pytest-codeblocks:\s*expected-output\s*-->")
-RUNNABLE = {"python": "", "bash": "%%bash\n", "sh": "%%bash\n"}
 _FENCE_RE = re.compile(r"^(?P<indent>[ \t]*)(?P<marker>`{3,}|~{3,})(?P<info>.*)$")
 _COMMENT_RE = re.compile(r"<!--.*?-->", re.DOTALL)
 _ATTR_LIST_RE = re.compile(r"[ \t]*\{[ \t]*[#.:][^}\n]*\}[ \t]*$", re.MULTILINE)
@@ -160,11 +158,11 @@ class NotebookPreprocessor(Preprocessor):
                 i = end + 1
                 continue
             fence = typed.get(i)
-            if fence and fence.info in RUNNABLE and not (i and SKIP_RE.match(lines[i - 1])):
+            if fence and fence.info in RUNNABLE_FENCES and not (i and SKIP_RE.match(lines[i - 1])):
                 notebook.markdown(prose)
                 prose = []
                 output, after = _expected_output(lines, fence.end + 1, typed)
-                notebook.code(RUNNABLE[fence.info] + "\n".join(fence.body), output, typed=fence.info)
+                notebook.code(RUNNABLE_FENCES[fence.info] + "\n".join(fence.body), output, typed=fence.info)
                 kept += lines[i:after]
                 i = after
                 continue

@@ -35,10 +35,9 @@ from docsys.core.markers import MARKERS
 from docsys.core.normalize import diff, normalize
 from docsys.core.runner import TEST_ENV, Zygote, run
 from docsys.core.snippet import Snippet, load
-from docsys.core.text import example_directives
+from docsys.core.text import RUNNABLE_FENCES, example_directives
 from docsys.core.verdict import check
 
-RUNNABLE = {"python", "bash", "sh"}
 _zygote: Zygote | None = None
 
 
@@ -97,7 +96,7 @@ class PageFile(pytest.File):
     def _typed_blocks(self, text: str, config_file: Path):
         """(line, item) for each runnable block typed into the page (its `--8<--` includes expanded)."""
         for block in extract_from_buffer(io.StringIO(expand(text, config_file=config_file) + "\n")):
-            if block.syntax in RUNNABLE:
+            if block.syntax in RUNNABLE_FENCES:
                 yield block.lineno, InlineBlock.from_parent(self, name=f"line {block.lineno}", obj=block)
 
     def _example(self, snippets_dir: Path, rel: str, lineno: int) -> ExampleBlock:

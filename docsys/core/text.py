@@ -19,6 +19,10 @@ EXAMPLE_RE = re.compile(
 # kineto, torch's profiler backend, logs `USDT:<time> <pid>:<tid> SyncActivityProfilerHandler.cpp:52]
 # profiler_start` (and `profiler_stop`) on stderr whenever a profiler starts and stops (pytorch/kineto#1325),
 # whatever the program does: an output block leaves those lines out and says so under it.
+# The fenced languages the tests run on a page (pytest-codeblocks), each with the cell magic its notebook
+# cell starts with (docsys.build.page_notebooks).
+RUNNABLE_FENCES = {"python": "", "bash": "%%bash\n", "sh": "%%bash\n"}
+NEEDS_CUDA_TAG = "needs-cuda"  # a page notebook's GPU-only cells, left out where no CUDA GPU is (docsys.notebook.pages)
 PROFILER_LOG_RE = re.compile(r"^(?:\[rank\d+\] )?USDT:.*\] profiler_(?:start|stop)\s*$")
 # A section marker of pymdownx.snippets (`# --8<-- [start:setup]`): a page never shows it.
 SECTION_MARKER_RE = re.compile(r"^[ \t]*#[ \t]*-{1,}8<-{1,}[ \t]*\[(?:start|end):[\w-]+\][ \t]*$")

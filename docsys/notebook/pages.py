@@ -23,10 +23,8 @@ import nbformat
 
 from docsys.core.normalize import normalize, portable
 from docsys.core.runner import per_rank
-from docsys.core.text import PROFILER_LOG_RE
+from docsys.core.text import NEEDS_CUDA_TAG, PROFILER_LOG_RE
 from docsys.notebook import EXECUTION_TIMEOUT_S, TEXT_TYPES, NotebookError
-
-NEEDS_CUDA_TAG = "needs-cuda"  # docsys.build.page_notebooks tags GPU-only cells so
 
 
 def runnable_cells(notebook: nbformat.NotebookNode, has_cuda: bool) -> list[nbformat.NotebookNode]:

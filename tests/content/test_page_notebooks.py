@@ -21,11 +21,10 @@ from docsys.core import recording
 from docsys.core.normalize import diff, normalize
 from docsys.core.paths import DEFAULT_LANG, DOCS_DIR, LANGS, SNIPPETS_DIR
 from docsys.core.snippet import load
-from docsys.core.text import PROFILER_LOG_RE, SECTION_MARKER_RE
+from docsys.core.text import PROFILER_LOG_RE, RUNNABLE_FENCES, SECTION_MARKER_RE
 from docsys.notebook import pages as page_notebooks
 
 RUN_IN_A_KERNEL = ("autograd", "no-grad-inference", "saving-loading", "ddp")  # the issue's four; ddp is launched
-RUNNABLE = {"python", "bash", "sh"}
 
 
 def slugs() -> list[str]:
@@ -53,7 +52,7 @@ def typed_blocks(lang: str, slug: str) -> list[str]:
     """The blocks typed into the page that pytest-codeblocks runs (not marked skip), in order."""
     text = (DOCS_DIR / lang / f"{slug}.md").read_text(encoding="utf-8")
     blocks = extract_from_buffer(io.StringIO(expand(text) + "\n"))
-    return [b.code for b in blocks if b.syntax in RUNNABLE and not any("skip" in mark for mark in b.marks)]
+    return [b.code for b in blocks if b.syntax in RUNNABLE_FENCES and not any("skip" in mark for mark in b.marks)]
 
 
 def shown_code(rel: str) -> str:
