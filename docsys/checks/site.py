@@ -158,11 +158,14 @@ def element_count(page_html: str) -> int:
 # elements fewer). In the tests' build: errata 3180 / 3180, fsdp 2473 / 2474. Lighthouse of these was measured
 # only with other developers loading the machine (load 5-10, where scores move by 15): not yet the idle median of
 # 3 that a budget needs (scripts/lighthouse.py --runs 3 site /fsdp/ /zh/fsdp/ /errata/ /zh/errata/).
+# benchmarks raised 2026-12-04 after the first H200 recording (e5c8e52) added its CUDA section: at 3098 elements
+# (en and zh; 43 tables and charts, no code blocks for Material to mount) it scored 98 (en) and 98 (zh), median of 3
+# on an idle machine (scripts/lighthouse.py --runs 3 site /benchmarks/ /zh/benchmarks/), all else 100.
 DEFAULT_ELEMENT_BUDGET = 2400
 ELEMENT_BUDGETS = {
     "autograd": 1800,
     "notebooks/speed-up-training": 2950,
-    "benchmarks": 2200,
+    "benchmarks": 3250,
     "errata": 3200,
     "fsdp": 2480,
 }
